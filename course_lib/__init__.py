@@ -1,0 +1,14 @@
+"""course_lib: the companion library of the book.
+
+Small, pure functions over numpy arrays for judging a binary classifier by its scores.
+Every public name is importable from the package itself, e.g.
+``from course_lib import roc_auc``.
+"""
+
+from ._checks import UndefinedMetricWarning
+
+__all__ = ["UndefinedMetricWarning"]
+
+# Each module adds its public names below, in a block of its own:
+#   from .module import a, b
+#   __all__ += ["a", "b"]
