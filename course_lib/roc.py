@@ -1,0 +1,519 @@
+"""The ROC curve and the area under it (AUC), built on the grid of syllabus ch. 2-3.
+
+The unit square is cut into ``m1`` rows (one per positive) and ``m0`` columns (one per
+negative). Walking the objects in non-increasing score order, a group of equal scores
+with ``k1`` positives and ``k0`` negatives moves the path from the node
+``(i/m0, j/m1)`` to ``((i + k0)/m0, (j + k1)/m1)``; ties make diagonal moves. The path
+is the ROC curve, points are ``(FPR, TPR)``.
+
+The AUC is computed three ways that agree exactly:
+
+* the area under the path (:func:`roc_auc`, from the groups of equal scores, O(n log n));
+* the share of correctly ordered (positive, negative) pairs, ties counting 1/2
+  (:func:`auc_pairwise`, the counting formula itself, O(m0 m1) in bounded memory);
+* the Mann-Whitney rank statistic ``U / (m0 m1)`` (used in the tests, via scipy).
+
+Fast path: without weights the AUC is ``sum_g neg_g (2 pos_above_g + pos_g) / (2 m0 m1)``
+summed in ``int64`` (exact: the sum is at most ``n**2 / 2``, below ``2**63`` for any
+``n < 4e9``) and divided as Python integers, so even the float result is correctly
+rounded. With float weights the same sum is taken in float64.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ._checks import (
+    check_binary,
+    check_scores,
+    has_both_classes,
+    integer_weights,
+)
+from ._groups import ScoreGroups, score_groups
+
+__all__ = [
+    "RocStep",
+    "RocCurve",
+    "PairMatrix",
+    "RocHull",
+    "roc_steps",
+    "roc_point",
+    "roc_curve",
+    "roc_auc",
+    "auc_pairwise",
+    "pair_matrix",
+    "trapezoid_area",
+    "roc_convex_hull",
+]
+
+# Pairs compared at once by auc_pairwise: 2**22 pairs use 4 MiB per boolean block.
+_PAIR_BLOCK = 2**22
+# Largest total (integer) weight for which exact sums in float64 stay exact.
+_EXACT_FLOAT_LIMIT = 2**53
+
+
+class RocStep(NamedTuple):
+    """One step of the grid walk: a group of objects with equal score.
+
+    ``start`` and ``end`` are grid nodes ``(FPR, TPR)`` as exact fractions;
+    ``start_float`` and ``end_float`` are the same nodes as floats (for plotting).
+    """
+
+    score: float
+    k1: int
+    k0: int
+    ids: tuple
+    start: tuple[Fraction, Fraction]
+    end: tuple[Fraction, Fraction]
+    start_float: tuple[float, float]
+    end_float: tuple[float, float]
+
+
+class RocCurve(NamedTuple):
+    """Vertices of a ROC curve: ``fpr[k]``, ``tpr[k]`` for the rule ``score >= thresholds[k]``."""
+
+    fpr: np.ndarray
+    tpr: np.ndarray
+    thresholds: np.ndarray
+
+
+class PairMatrix(NamedTuple):
+    """The ``m1 x m0`` matrix of pair outcomes with the ids of its rows and columns."""
+
+    matrix: np.ndarray
+    row_ids: tuple
+    col_ids: tuple
+
+
+class RocHull(NamedTuple):
+    """Vertices of the upper convex hull of ROC points and the area under it."""
+
+    fpr: np.ndarray
+    tpr: np.ndarray
+    area: float
+
+
+def _need_both_classes(y: np.ndarray, w: np.ndarray | None = None) -> None:
+    """Raise ValueError when one class is missing (or carries zero weight)."""
+    pos = int(np.count_nonzero(y)) if w is None else float(w[y].sum())
+    neg = y.size - pos if w is None else float(w[~y].sum())
+    if pos == 0 or neg == 0:
+        missing = "positive" if pos == 0 else "negative"
+        raise ValueError(
+            f"the ROC curve is undefined: there are no {missing} samples "
+            "(only one class present)"
+        )
+
+
+def _check_ids(ids: Any, n: int) -> list:
+    """Return object ids as a list of Python objects (default: 0-based positions)."""
+    if ids is None:
+        return list(range(n))
+    out = [v.item() if isinstance(v, np.generic) else v for v in ids]
+    if len(out) != n:
+        raise ValueError(f"ids has length {len(out)}, but there are {n} samples")
+    return out
+
+
+def _descending_order(s: np.ndarray) -> np.ndarray:
+    """Positions sorted by non-increasing score, ties in input order."""
+    return np.argsort(-s, kind="stable")
+
+
+def roc_steps(y_true: Any, y_score: Any, *, ids: Any = None) -> list[RocStep]:
+    """Walk the ROC grid one group of equal scores at a time.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Labels 0/1 or bool; both classes must be present.
+    y_score : array-like of shape (n,)
+        Scores; a larger score means "more likely positive".
+    ids : sequence of length n, optional
+        Names of the objects (default: 0-based positions).
+
+    Returns
+    -------
+    list of RocStep
+        One step per distinct score, in decreasing score order; ``ids`` of a step
+        lists its objects in input order.
+
+    Raises
+    ------
+    ValueError
+        If only one class is present (there is no grid), or the input is invalid.
+
+    Examples
+    --------
+    Table 1 of the book (ids 1..7); objects 3 and 5 tie at 0.2 and move diagonally:
+
+    >>> y = [0, 0, 0, 1, 1, 1, 0]
+    >>> b = [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0]
+    >>> for st in roc_steps(y, b, ids=range(1, 8)):
+    ...     print(st.score, st.ids, st.k1, st.k0, *st.end)
+    0.6 (4,) 1 0 0 1/3
+    0.5 (1,) 0 1 1/4 1/3
+    0.3 (6,) 1 0 1/4 2/3
+    0.2 (3, 5) 1 1 1/2 1
+    0.1 (2,) 0 1 3/4 1
+    0.0 (7,) 0 1 1 1
+    """
+    y, s, _ = check_binary(y_true, y_score)
+    names = _check_ids(ids, y.size)
+    _need_both_classes(y)
+    m1 = int(np.count_nonzero(y))
+    m0 = y.size - m1
+    order = _descending_order(s)
+    s_sorted = s[order]
+    starts = np.flatnonzero(np.r_[True, s_sorted[1:] != s_sorted[:-1]])
+    bounds = np.r_[starts, s.size]
+    steps = []
+    i = j = 0
+    for a, b in zip(bounds[:-1], bounds[1:]):
+        members = np.sort(order[a:b])  # input order within the tie
+        k1 = int(np.count_nonzero(y[members]))
+        k0 = members.size - k1
+        start = (Fraction(i, m0), Fraction(j, m1))
+        i, j = i + k0, j + k1
+        end = (Fraction(i, m0), Fraction(j, m1))
+        steps.append(
+            RocStep(
+                score=float(s_sorted[a]),
+                k1=k1,
+                k0=k0,
+                ids=tuple(names[p] for p in members),
+                start=start,
+                end=end,
+                start_float=(float(start[0]), float(start[1])),
+                end_float=(float(end[0]), float(end[1])),
+            )
+        )
+    return steps
+
+
+def roc_point(y_true: Any, y_score: Any, threshold: float) -> tuple[Fraction, Fraction]:
+    """Exact ``(FPR, TPR)`` of the thresholding rule ``a(x) = [b(x) >= threshold]``.
+
+    Parameters
+    ----------
+    y_true, y_score : array-like of shape (n,)
+        Labels 0/1 or bool (both classes present) and scores.
+    threshold : float
+        The cut-off; objects with a score at or above it are called positive.
+
+    Returns
+    -------
+    tuple of Fraction
+        ``(FP / m0, TP / m1)``, a node of the ROC grid.
+
+    Examples
+    --------
+    Table 1 with threshold 0.25: objects 4, 1, 6 are called positive; 1 of 4 negatives
+    and 2 of 3 positives:
+
+    >>> fpr, tpr = roc_point([0, 0, 0, 1, 1, 1, 0], [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0], 0.25)
+    >>> print(fpr, tpr)
+    1/4 2/3
+    """
+    y, s, _ = check_binary(y_true, y_score)
+    _need_both_classes(y)
+    t = float(threshold)
+    if not np.isfinite(t):
+        raise ValueError(f"threshold must be finite, got {t!r}")
+    called = s >= t
+    m1 = int(np.count_nonzero(y))
+    tp = int(np.count_nonzero(called & y))
+    fp = int(np.count_nonzero(called & ~y))
+    return Fraction(fp, y.size - m1), Fraction(tp, m1)
+
+
+def _groups_without_empty(g: ScoreGroups) -> ScoreGroups:
+    """Drop groups whose objects all have zero weight (they add no vertex)."""
+    keep = (g.pos + g.neg) > 0
+    if keep.all():
+        return g
+    return ScoreGroups(g.scores[keep], g.pos[keep], g.neg[keep])
+
+
+def roc_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> RocCurve:
+    """Every vertex of the ROC curve, one per distinct score.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Labels 0/1 or bool; both classes must be present (with positive weight).
+    y_score : array-like of shape (n,)
+        Scores.
+    sample_weight : array-like of shape (n,), optional
+        Non-negative weights. Objects of zero weight add no vertex.
+
+    Returns
+    -------
+    RocCurve
+        ``(fpr, tpr, thresholds)`` as float arrays; ``thresholds[0] = inf`` gives the
+        vertex (0, 0), then each distinct score in decreasing order; the last vertex
+        is (1, 1). No vertex is dropped, collinear ones included.
+
+    Raises
+    ------
+    ValueError
+        If only one class is present, or the input is invalid.
+
+    Examples
+    --------
+    >>> c = roc_curve([0, 1, 1, 0], [0.1, 0.4, 0.35, 0.8])
+    >>> c.fpr.tolist(), c.tpr.tolist(), c.thresholds.tolist()
+    ([0.0, 0.5, 0.5, 0.5, 1.0], [0.0, 0.0, 0.5, 1.0, 1.0], [inf, 0.8, 0.4, 0.35, 0.1])
+    """
+    y, s, w = check_binary(y_true, y_score, sample_weight)
+    _need_both_classes(y, w)
+    g = score_groups(y, s, w)
+    if w is not None:
+        g = _groups_without_empty(g)
+    tps = np.concatenate(([0], np.cumsum(g.pos)))
+    fps = np.concatenate(([0], np.cumsum(g.neg)))
+    thresholds = np.concatenate(([np.inf], g.scores))
+    return RocCurve(fps / fps[-1], tps / tps[-1], thresholds)
+
+
+def _twice_u(pos: np.ndarray, neg: np.ndarray) -> int:
+    """``sum_g neg_g (2 pos_above_g + pos_g)`` as an exact Python int.
+
+    ``pos`` and ``neg`` are int64 counts per group in decreasing score order. The sum
+    is at most ``total**2 / 2``; int64 is used when that is below ``2**63``, Python
+    integers (object arrays) otherwise.
+    """
+    total = int(pos.sum()) + int(neg.sum())
+    if total < 2**32:
+        above = np.cumsum(pos) - pos
+        return int(np.dot(neg, 2 * above + pos))
+    pos_o, neg_o = pos.astype(object), neg.astype(object)
+    above = np.cumsum(pos_o) - pos_o
+    return int(np.dot(neg_o, 2 * above + pos_o))
+
+
+def roc_auc(
+    y_true: Any, y_score: Any, *, sample_weight: Any = None, exact: bool = False
+) -> float | Fraction:
+    """Area under the ROC curve; ties count 1/2.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Labels 0/1 or bool.
+    y_score : array-like of shape (n,)
+        Scores.
+    sample_weight : array-like of shape (n,), optional
+        Non-negative weights (a pair weighs ``w_i w_j``).
+    exact : bool, default False
+        Return a :class:`fractions.Fraction`; needs no weights or integer weights
+        (with a total below ``2**53``).
+
+    Returns
+    -------
+    float or Fraction
+        The AUC; ``nan`` with an :class:`UndefinedMetricWarning` if one class is
+        missing.
+
+    Examples
+    --------
+    Table 1: 9.5 of the 12 (positive, negative) pairs are ordered correctly:
+
+    >>> y = [0, 0, 0, 1, 1, 1, 0]
+    >>> b = [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0]
+    >>> roc_auc(y, b, exact=True)
+    Fraction(19, 24)
+    >>> round(roc_auc(y, b), 4)
+    0.7917
+    """
+    y, s, w = check_binary(y_true, y_score, sample_weight)
+    if exact and w is not None:
+        if float(w.sum()) >= _EXACT_FLOAT_LIMIT:
+            raise ValueError("exact=True needs a total sample weight below 2**53")
+        integer_weights(w)  # raises on fractional weights
+    if not has_both_classes(y, w, "ROC AUC"):
+        return float("nan")
+    g = score_groups(y, s, w)
+    if w is None or exact:
+        pos = g.pos.astype(np.int64)
+        neg = g.neg.astype(np.int64)
+        denominator = 2 * int(pos.sum()) * int(neg.sum())
+        numerator = _twice_u(pos, neg)
+        return Fraction(numerator, denominator) if exact else numerator / denominator
+    above = np.cumsum(g.pos) - g.pos
+    area = float(np.dot(g.neg, above + 0.5 * g.pos))
+    return area / (float(g.pos.sum()) * float(g.neg.sum()))
+
+
+def auc_pairwise(y_true: Any, y_score: Any) -> float:
+    """AUC by the counting formula: the mean over (positive, negative) pairs of
+    1 if the positive scores higher, 1/2 if equal, 0 otherwise.
+
+    All ``m1 * m0`` pairs are compared, in blocks of about ``2**22`` pairs, so memory
+    stays bounded (a few MiB) whatever the size; time is O(m1 m0).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Labels 0/1 or bool.
+    y_score : array-like of shape (n,)
+        Scores.
+
+    Returns
+    -------
+    float
+        The AUC; ``nan`` with an :class:`UndefinedMetricWarning` if one class is
+        missing.
+
+    Examples
+    --------
+    Positives score 0.9 and 0.2, negatives 0.2 and 0.1: pairs give 1, 1, 1/2, 1:
+
+    >>> auc_pairwise([1, 1, 0, 0], [0.9, 0.2, 0.2, 0.1])
+    0.875
+    """
+    y, s, _ = check_binary(y_true, y_score)
+    if not has_both_classes(y, None, "ROC AUC"):
+        return float("nan")
+    pos, neg = s[y], s[~y]
+    col_block = min(neg.size, _PAIR_BLOCK)
+    row_block = max(1, _PAIR_BLOCK // col_block)
+    greater = ties = 0
+    for r in range(0, pos.size, row_block):
+        p = pos[r : r + row_block, None]
+        for c in range(0, neg.size, col_block):
+            q = neg[None, c : c + col_block]
+            greater += int(np.count_nonzero(p > q))
+            ties += int(np.count_nonzero(p == q))
+    return (2 * greater + ties) / (2 * pos.size * neg.size)
+
+
+def pair_matrix(y_true: Any, y_score: Any, *, ids: Any = None) -> PairMatrix:
+    """The pairs of the ROC grid: 1 if ordered correctly, 1/2 if tied, 0 if not.
+
+    Row ``j`` is the ``j``-th positive and column ``i`` the ``i``-th negative, both in
+    decreasing score order (ties in input order), so entry ``[j, i]`` is the share of
+    the grid cell ``[i/m0, (i+1)/m0] x [j/m1, (j+1)/m1]`` lying under the ROC path.
+    The mean of the matrix is the AUC.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Labels 0/1 or bool; both classes must be present.
+    y_score : array-like of shape (n,)
+        Scores.
+    ids : sequence of length n, optional
+        Names of the objects (default: 0-based positions).
+
+    Returns
+    -------
+    PairMatrix
+        ``matrix`` (float array of shape (m1, m0)), ``row_ids`` and ``col_ids``.
+
+    Raises
+    ------
+    ValueError
+        If only one class is present, or the input is invalid.
+
+    Examples
+    --------
+    Table 1: positives 4, 6, 5 (rows), negatives 1, 3, 2, 7 (columns); objects 5 and 3
+    tie at 0.2:
+
+    >>> pm = pair_matrix([0, 0, 0, 1, 1, 1, 0], [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0],
+    ...                  ids=range(1, 8))
+    >>> pm.row_ids, pm.col_ids
+    ((4, 6, 5), (1, 3, 2, 7))
+    >>> pm.matrix.tolist()
+    [[1.0, 1.0, 1.0, 1.0], [0.0, 1.0, 1.0, 1.0], [0.0, 0.5, 1.0, 1.0]]
+    """
+    y, s, _ = check_binary(y_true, y_score)
+    names = _check_ids(ids, y.size)
+    _need_both_classes(y)
+    order = _descending_order(s)
+    rows = order[y[order]]
+    cols = order[~y[order]]
+    p, q = s[rows, None], s[None, cols]
+    matrix = (p > q) + 0.5 * (p == q)
+    return PairMatrix(matrix, tuple(names[k] for k in rows), tuple(names[k] for k in cols))
+
+
+def trapezoid_area(x: Any, y: Any) -> float:
+    """Area under the broken line through ``(x[k], y[k])``, by trapezoids.
+
+    Parameters
+    ----------
+    x : array-like of shape (n,)
+        Non-decreasing abscissae.
+    y : array-like of shape (n,)
+        Ordinates.
+
+    Returns
+    -------
+    float
+        ``sum_k (x[k] - x[k-1]) (y[k] + y[k-1]) / 2``.
+
+    Examples
+    --------
+    >>> trapezoid_area([0, 0.5, 1], [0, 1, 1])
+    0.75
+    """
+    xs = check_scores(x, name="x")
+    ys = check_scores(y, name="y")
+    if xs.size != ys.size:
+        raise ValueError(f"x and y have different lengths: {xs.size} and {ys.size}")
+    dx = np.diff(xs)
+    if (dx < 0).any():
+        raise ValueError("x must be non-decreasing")
+    return float(np.dot(dx, ys[1:] + ys[:-1]) / 2)
+
+
+def roc_convex_hull(fpr: Any, tpr: Any) -> RocHull:
+    """Upper convex hull of ROC points, from the leftmost to the rightmost point.
+
+    Every point on the hull is achievable by randomising between two thresholds;
+    points below it are never optimal for any costs (syllabus ch. 7 and 9).
+
+    Parameters
+    ----------
+    fpr, tpr : array-like of shape (n,)
+        Coordinates of the points (e.g. a :class:`RocCurve`'s vertices).
+
+    Returns
+    -------
+    RocHull
+        ``(fpr, tpr, area)``: the hull's vertices by increasing FPR (collinear and
+        duplicate points removed) and the area under it. It starts with the lowest
+        point of the smallest FPR (so a ROC curve's hull keeps its vertex (0, 0)) and
+        ends with the highest point of the largest FPR.
+
+    Examples
+    --------
+    The point (0.5, 0.25) lies below the chord from (0, 0.5) to (1, 1):
+
+    >>> h = roc_convex_hull([0, 0, 0.5, 1], [0, 0.5, 0.25, 1])
+    >>> h.fpr.tolist(), h.tpr.tolist(), h.area
+    ([0.0, 0.0, 1.0], [0.0, 0.5, 1.0], 0.75)
+    """
+    xs = check_scores(fpr, name="fpr")
+    ys = check_scores(tpr, name="tpr")
+    if xs.size != ys.size:
+        raise ValueError(f"fpr and tpr have different lengths: {xs.size} and {ys.size}")
+    order = np.lexsort((ys, xs))  # by x, then by y
+    hull: list[tuple[float, float]] = []
+    for px, py in zip(xs[order].tolist(), ys[order].tolist()):
+        if hull and hull[-1] == (px, py):
+            continue
+        while len(hull) >= 2:
+            (ax, ay), (bx, by) = hull[-2], hull[-1]
+            if (bx - ax) * (py - ay) - (by - ay) * (px - ax) >= 0:
+                hull.pop()  # b is on or below the chord a -> p
+            else:
+                break
+        hull.append((px, py))
+    hx = np.array([p[0] for p in hull])
+    hy = np.array([p[1] for p in hull])
+    return RocHull(hx, hy, trapezoid_area(hx, hy))
