@@ -12,3 +12,32 @@ __all__ = ["UndefinedMetricWarning"]
 # Each module adds its public names below, in a block of its own:
 #   from .module import a, b
 #   __all__ += ["a", "b"]
+
+from .roc import (
+    PairMatrix,
+    RocCurve,
+    RocHull,
+    RocStep,
+    auc_pairwise,
+    pair_matrix,
+    roc_auc,
+    roc_convex_hull,
+    roc_curve,
+    roc_point,
+    roc_steps,
+    trapezoid_area,
+)
+__all__ += [
+    "PairMatrix",
+    "RocCurve",
+    "RocHull",
+    "RocStep",
+    "auc_pairwise",
+    "pair_matrix",
+    "roc_auc",
+    "roc_convex_hull",
+    "roc_curve",
+    "roc_point",
+    "roc_steps",
+    "trapezoid_area",
+]
