@@ -41,3 +41,13 @@ __all__ += [
     "roc_steps",
     "trapezoid_area",
 ]
+
+from .pr import AchievablePr, PrCurve, achievable_pr, average_precision, pr_auc_trapezoid, pr_curve
+__all__ += [
+    "AchievablePr",
+    "PrCurve",
+    "achievable_pr",
+    "average_precision",
+    "pr_auc_trapezoid",
+    "pr_curve",
+]
