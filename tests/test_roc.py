@@ -131,7 +131,8 @@ def test_F12_auc_table1_is_19_24_three_ways(table1):
 
 
 def test_table1_pair_matrix_cells(table1):
-    """Ch. 2, fig. XA.3: rows 4, 6, 5 and columns 1, 3, 2, 7; the tie 5-3 is half a cell."""
+    """Ch. 2, fig. XA.3: rows 4, 6, 5 and columns 1, 3, 2, 7; the only half-shaded cell is
+    the tied pair (5, 3) with b = 0.2 (erratum: source D names the pair (4, 2))."""
     y, b = table1
     pm = pair_matrix(y, b, ids=range(1, 8))
     assert pm.row_ids == (4, 6, 5)
@@ -140,6 +141,8 @@ def test_table1_pair_matrix_cells(table1):
         pm.matrix, [[1, 1, 1, 1], [0, 1, 1, 1], [0, 0.5, 1, 1]]
     )
     assert pm.matrix.dtype == np.float64
+    half = [(pm.row_ids[j], pm.col_ids[i]) for j, i in zip(*np.nonzero(pm.matrix == 0.5))]
+    assert half == [(5, 3)]
 
 
 # ---------------------------------------------------------------- curve shape
