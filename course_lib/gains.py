@@ -1,0 +1,764 @@
+"""Gain, lift and Kolmogorov-Smirnov curves, the gains table and profit (syllabus ch. 8).
+
+Every curve here is read against the *positive rate* ``PR``: the share of objects called
+positive by the rule ``score >= threshold``. Walking the distinct scores in decreasing
+order, a group of equal scores with ``k1`` positives and ``k0`` negatives moves
+
+* the gain curve (also called the Lorenz or CAP curve) from ``(PR, TPR)`` to
+  ``(PR + (k1 + k0)/n, TPR + k1/m1)``;
+* the KS chart's two curves ``TPR(PR)`` and ``FPR(PR)`` by ``k1/m1`` and ``k0/m0``.
+
+Tied scores always move together, so a group of ties is one straight (diagonal) step,
+as on the ROC grid. Reading a curve *between* its vertices (:func:`gain_at`,
+:func:`lift_at`) interpolates linearly along such a step, which is the expected value
+when the ties are broken at random.
+
+The gains table (:func:`gains_table`) cuts the objects, sorted by decreasing score,
+into ``n_bins`` near-equal bins (deciles for ``n_bins=10``) without ever splitting a
+group of ties; :func:`profit_curve` and :func:`campaign_profit` turn counts of contacts
+and responses into money.
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+from fractions import Fraction
+from typing import Any, NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from ._checks import UndefinedMetricWarning, check_binary, integer_weights
+from ._groups import ScoreGroups, score_groups
+
+__all__ = [
+    "GainCurve",
+    "LiftCurve",
+    "KsCurve",
+    "ProfitCurve",
+    "CampaignProfit",
+    "gain_curve",
+    "lift_curve",
+    "ks_curve",
+    "ks_statistic",
+    "gain_at",
+    "lift_at",
+    "gain_auc",
+    "gains_table",
+    "gains_table_from_counts",
+    "profit_curve",
+    "campaign_profit",
+]
+
+GAINS_TABLE_COLUMNS = (
+    "N", "%", "cum_%", "Prob", "N_1", "%_1", "cum_N1", "cum_%1",
+    "N_0", "%_0", "cum_N0", "cum_%0", "K-S", "Lift",
+)  # fmt: skip
+
+
+class GainCurve(NamedTuple):
+    """Gain curve vertices: ``rate[k]``, ``tpr[k]`` for the rule ``score >= thresholds[k]``."""
+
+    rate: np.ndarray
+    tpr: np.ndarray
+    thresholds: np.ndarray
+
+
+class LiftCurve(NamedTuple):
+    """Lift curve vertices: ``lift[k] = tpr[k] / rate[k]`` at ``rate[k]``."""
+
+    rate: np.ndarray
+    lift: np.ndarray
+    thresholds: np.ndarray
+
+
+class KsCurve(NamedTuple):
+    """The KS chart: ``tpr`` and ``fpr`` against ``rate``, and their largest gap.
+
+    ``ks = tpr[k] - fpr[k]`` at the first vertex ``k`` where the gap is largest;
+    ``ks_rate`` and ``ks_threshold`` are that vertex's rate and threshold.
+    """
+
+    rate: np.ndarray
+    tpr: np.ndarray
+    fpr: np.ndarray
+    thresholds: np.ndarray
+    ks: float
+    ks_rate: float
+    ks_threshold: float
+
+
+class ProfitCurve(NamedTuple):
+    """Profit of contacting the objects with ``score >= thresholds[k]``, and the best cut-off."""
+
+    rate: np.ndarray
+    profit: np.ndarray
+    thresholds: np.ndarray
+    best_profit: float
+    best_rate: float
+    best_threshold: float
+
+
+class CampaignProfit(NamedTuple):
+    """Money of one campaign: what the contacts cost, what the responses bring, the difference."""
+
+    cost: float
+    income: float
+    profit: float
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def _need_class(count: float, name: str, what: str) -> None:
+    if count == 0:
+        raise ValueError(
+            f"the {what} is undefined: there are no {name} samples (only one class present)"
+        )
+
+
+def _cumulative(
+    y_true: Any, y_score: Any, sample_weight: Any, what: str, *, need_negatives: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Validate, group equal scores and return cumulative ``(tp, fp, thresholds)``.
+
+    The arrays start with the empty selection (``tp = fp = 0``, threshold ``inf``) and
+    have one more entry per distinct score. Groups of only zero-weight objects are
+    dropped (they add no vertex), as in :func:`course_lib.roc_curve`.
+    """
+    y, s, w = check_binary(y_true, y_score, sample_weight)
+    g = score_groups(y, s, w)
+    if w is not None:
+        keep = (g.pos + g.neg) > 0
+        g = ScoreGroups(g.scores[keep], g.pos[keep], g.neg[keep])
+    tp = np.concatenate(([0], np.cumsum(g.pos)))
+    fp = np.concatenate(([0], np.cumsum(g.neg)))
+    _need_class(tp[-1], "positive", what)
+    if need_negatives:
+        _need_class(fp[-1], "negative", what)
+    return tp, fp, np.concatenate(([np.inf], g.scores))
+
+
+def _as_rates(rate: Any) -> np.ndarray:
+    r = np.asarray(rate, dtype=np.float64)
+    if not np.isfinite(r).all() or (r < 0).any() or (r > 1).any():
+        raise ValueError(f"rate must lie in [0, 1]; got {rate!r}")
+    return r
+
+
+def _scalar_or_array(values: np.ndarray) -> float | np.ndarray:
+    return float(values) if values.ndim == 0 else values
+
+
+def _non_negative(value: Any, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} must be a real number, got {value!r}")
+    v = float(value)
+    if not np.isfinite(v) or v < 0:
+        raise ValueError(f"{name} must be finite and non-negative, got {value!r}")
+    return v
+
+
+# ------------------------------------------------------------------------------ curves
+
+
+def gain_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> GainCurve:
+    """The gain curve ``TPR(PR)``, one vertex per distinct score.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Labels 0/1 or bool; there must be positives (with positive weight).
+    y_score : array-like of shape (n,)
+        Scores; a larger score means "more likely positive".
+    sample_weight : array-like of shape (n,), optional
+        Non-negative weights; the rate is then the share of the total weight.
+        Objects of zero weight add no vertex.
+
+    Returns
+    -------
+    GainCurve
+        ``(rate, tpr, thresholds)``: ``thresholds[0] = inf`` gives the vertex (0, 0),
+        then each distinct score in decreasing order; the last vertex is (1, 1).
+
+    Raises
+    ------
+    ValueError
+        If there are no positives, or the input is invalid.
+
+    Examples
+    --------
+    Table 1 of the book: 2 of 7 objects score at least 0.5 and one of them is among
+    the 3 positives; the tie at 0.2 moves two objects at once:
+
+    >>> c = gain_curve([0, 0, 0, 1, 1, 1, 0], [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0])
+    >>> [f"{r * 7:.0f}/7" for r in c.rate]
+    ['0/7', '1/7', '2/7', '3/7', '5/7', '6/7', '7/7']
+    >>> [f"{t * 3:.0f}/3" for t in c.tpr]
+    ['0/3', '1/3', '1/3', '2/3', '3/3', '3/3', '3/3']
+    >>> c.thresholds.tolist()
+    [inf, 0.6, 0.5, 0.3, 0.2, 0.1, 0.0]
+    """
+    tp, fp, thresholds = _cumulative(
+        y_true, y_score, sample_weight, "gain curve", need_negatives=False
+    )
+    selected = tp + fp
+    return GainCurve(selected / selected[-1], tp / tp[-1], thresholds)
+
+
+def lift_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> LiftCurve:
+    """The lift curve ``TPR / PR`` against ``PR``, one vertex per distinct score.
+
+    The lift says how many times more positives a selection catches than a random
+    selection of the same size. At ``PR = 0`` the ratio is 0/0; it is defined as its
+    limit from the right, which is the lift of the top group of equal scores (on the
+    first step of the gain curve ``TPR / PR`` is constant, the slope of that step).
+
+    Parameters
+    ----------
+    y_true, y_score, sample_weight
+        As in :func:`gain_curve`.
+
+    Returns
+    -------
+    LiftCurve
+        ``(rate, lift, thresholds)``; ``lift[0] == lift[1]`` by the definition above,
+        and the last lift is 1 (everybody selected).
+
+    Examples
+    --------
+    Table 1: the top object is a positive, so the top 1/7 catch 1/3 of the positives,
+    a lift of 7/3:
+
+    >>> c = lift_curve([0, 0, 0, 1, 1, 1, 0], [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0])
+    >>> c.lift.round(4).tolist()
+    [2.3333, 2.3333, 1.1667, 1.5556, 1.4, 1.1667, 1.0]
+    """
+    g = gain_curve(y_true, y_score, sample_weight=sample_weight)
+    lift = np.empty_like(g.tpr)
+    lift[1:] = g.tpr[1:] / g.rate[1:]
+    lift[0] = lift[1]
+    return LiftCurve(g.rate, lift, g.thresholds)
+
+
+def ks_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> KsCurve:
+    """The Kolmogorov-Smirnov chart: ``TPR(PR)`` and ``FPR(PR)`` and their largest gap.
+
+    The KS distance is ``max(TPR - FPR)`` over the thresholds, as in source D (not the
+    absolute value: a scorer that ranks negatives first has KS 0). The gap is linear
+    along each step, so its maximum over the whole chart is reached at a vertex.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Labels 0/1 or bool; both classes must be present (with positive weight).
+    y_score, sample_weight
+        As in :func:`gain_curve`.
+
+    Returns
+    -------
+    KsCurve
+        ``(rate, tpr, fpr, thresholds, ks, ks_rate, ks_threshold)``; the ``ks_*``
+        fields are floats, taken at the first (highest-threshold) vertex of largest gap.
+
+    Raises
+    ------
+    ValueError
+        If one class is missing, or the input is invalid.
+
+    Examples
+    --------
+    Table 1: at 0.2 and above are all 3 positives and 2 of the 4 negatives; the gap
+    1 - 2/4 = 1/2 is the largest, reached when 5 of the 7 objects are selected:
+
+    >>> c = ks_curve([0, 0, 0, 1, 1, 1, 0], [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0])
+    >>> (c.tpr - c.fpr).round(4).tolist()
+    [0.0, 0.3333, 0.0833, 0.4167, 0.5, 0.25, 0.0]
+    >>> c.ks, round(c.ks_rate * 7, 10), c.ks_threshold
+    (0.5, 5.0, 0.2)
+    """
+    tp, fp, thresholds = _cumulative(
+        y_true, y_score, sample_weight, "KS chart", need_negatives=True
+    )
+    selected = tp + fp
+    tpr, fpr = tp / tp[-1], fp / fp[-1]
+    k = int(np.argmax(tpr - fpr))
+    rate = selected / selected[-1]
+    return KsCurve(
+        rate, tpr, fpr, thresholds, float(tpr[k] - fpr[k]), float(rate[k]), float(thresholds[k])
+    )
+
+
+def _run_starts(sorted_values: np.ndarray) -> np.ndarray:
+    """Index of the first element of each run of equal values in a sorted array."""
+    new = np.empty(sorted_values.size, dtype=bool)
+    new[0] = True
+    np.not_equal(sorted_values[1:], sorted_values[:-1], out=new[1:])
+    return np.flatnonzero(new)
+
+
+def _ks_unweighted(y: np.ndarray, s: np.ndarray) -> float:
+    """KS distance from the two classes' sorted scores, exact in integers.
+
+    The gap ``TPR - FPR`` grows on steps with positives and shrinks on steps with
+    negatives, so its maximum is at a vertex ``score >= v`` with ``v`` a positive's
+    score, and also at a vertex ``score > u`` with ``u`` a negative's score (or it is
+    0). The smaller class supplies these candidate cut-offs (one per distinct score);
+    a binary search in the other class counts it. This needs no grouping of all n
+    scores and is about two to four times one ``numpy.sort`` of the scores.
+    """
+    pos = np.sort(s[y])
+    neg = np.sort(s[~y])
+    m1, m0 = pos.size, neg.size
+    if m1 <= m0:
+        i = _run_starts(pos)  # i positives score below pos[i]
+        neg_below = np.searchsorted(neg, pos[i], side="left")
+        # m0 m1 (TPR - FPR) = m0 (m1 - i) - m1 (m0 - neg_below)
+        gap = m1 * neg_below - m0 * i
+    else:
+        j = np.append(_run_starts(neg)[1:], m0)  # j negatives score at most neg[j - 1]
+        pos_at_most = np.searchsorted(pos, neg[j - 1], side="right")
+        # m0 m1 (TPR - FPR) = m0 (m1 - pos_at_most) - m1 (m0 - j)
+        gap = m1 * j - m0 * pos_at_most
+    return max(0, int(gap.max())) / (m0 * m1)
+
+
+def ks_statistic(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> float:
+    """The KS distance ``max(TPR - FPR)`` over all thresholds.
+
+    Parameters
+    ----------
+    y_true, y_score, sample_weight
+        As in :func:`ks_curve`.
+
+    Returns
+    -------
+    float
+        The largest gap between the share of positives and the share of negatives
+        scoring at or above a threshold, in [0, 1]; ``nan`` with an
+        :class:`UndefinedMetricWarning` if one class is missing. Without weights the
+        result is computed in integers and correctly rounded.
+
+    Examples
+    --------
+    Table 1: the gap is largest at the threshold 0.2, with all 3 positives and 2 of
+    the 4 negatives selected: 1 - 2/4:
+
+    >>> ks_statistic([0, 0, 0, 1, 1, 1, 0], [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0])
+    0.5
+    """
+    y, s, w = check_binary(y_true, y_score, sample_weight)
+    if w is None:
+        m1 = int(np.count_nonzero(y))
+        m0 = y.size - m1
+    else:
+        m1, m0 = float(w[y].sum()), float(w[~y].sum())
+    if m1 == 0 or m0 == 0:
+        missing = "positive" if m1 == 0 else "negative"
+        warnings.warn(
+            f"the KS statistic is undefined: there are no {missing} samples "
+            "(only one class present)",
+            UndefinedMetricWarning,
+            stacklevel=2,
+        )
+        return float("nan")
+    if w is None:
+        return _ks_unweighted(y, s)
+    return ks_curve(y, s, sample_weight=w).ks
+
+
+def gain_at(
+    y_true: Any, y_score: Any, rate: Any, *, sample_weight: Any = None
+) -> float | np.ndarray:
+    """Read the gain curve at given positive rates (e.g. Gain-Top-10% at ``rate=0.1``).
+
+    Between two vertices the curve is a straight line, so the value is interpolated
+    linearly; inside a group of tied scores this is the share of positives caught on
+    average when the ties are broken at random.
+
+    Parameters
+    ----------
+    y_true, y_score, sample_weight
+        As in :func:`gain_curve`.
+    rate : float or array-like of floats in [0, 1]
+        Share of objects (of the total weight) selected from the top.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        TPR at each rate: a float for a scalar ``rate``, an array otherwise.
+
+    Examples
+    --------
+    Table 1 at PR = 0, 0.1, ..., 1 (7 objects: the top 10% is 0.7 of the top object):
+
+    >>> y = [0, 0, 0, 1, 1, 1, 0]
+    >>> b = [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0]
+    >>> round(gain_at(y, b, 0.1), 4), round(0.7 / 3, 4)
+    (0.2333, 0.2333)
+    >>> gain_at(y, b, np.linspace(0, 1, 11)).round(4).tolist()
+    [0.0, 0.2333, 0.3333, 0.3667, 0.6, 0.75, 0.8667, 0.9833, 1.0, 1.0, 1.0]
+
+    At PR = 0.5 (3.5 objects) the tie at 0.2 (one positive, one negative, rates 3/7 to
+    5/7) is a quarter of the way along: 2/3 + (1/4)(1/3) = 3/4.
+    """
+    r = _as_rates(rate)
+    g = gain_curve(y_true, y_score, sample_weight=sample_weight)
+    return _scalar_or_array(np.interp(r, g.rate, g.tpr))
+
+
+def lift_at(
+    y_true: Any, y_score: Any, rate: Any, *, sample_weight: Any = None
+) -> float | np.ndarray:
+    """Read the lift ``TPR / PR`` at given positive rates (e.g. Lift-Top-10%).
+
+    ``TPR`` is read as in :func:`gain_at`; at ``rate = 0`` the lift is its limit, the
+    lift of the top group of equal scores (see :func:`lift_curve`).
+
+    Parameters
+    ----------
+    y_true, y_score, sample_weight
+        As in :func:`gain_curve`.
+    rate : float or array-like of floats in [0, 1]
+        Share of objects (of the total weight) selected from the top.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The lift at each rate: a float for a scalar ``rate``, an array otherwise.
+
+    Examples
+    --------
+    Table 1: the top 10% lie inside the top object, a positive, so the lift is
+    (1/3) / (1/7) = 7/3; selecting everybody gives lift 1:
+
+    >>> y = [0, 0, 0, 1, 1, 1, 0]
+    >>> b = [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0]
+    >>> round(lift_at(y, b, 0.1), 4), round(7 / 3, 4)
+    (2.3333, 2.3333)
+    >>> lift_at(y, b, [0, 1]).round(4).tolist()
+    [2.3333, 1.0]
+    """
+    r = _as_rates(rate)
+    g = gain_curve(y_true, y_score, sample_weight=sample_weight)
+    first_lift = g.tpr[1] / g.rate[1]
+    positive = r > 0
+    lift = np.where(positive, np.interp(r, g.rate, g.tpr) / np.where(positive, r, 1.0), first_lift)
+    return _scalar_or_array(lift)
+
+
+def gain_auc(
+    y_true: Any, y_score: Any, *, sample_weight: Any = None, exact: bool = False
+) -> float | Fraction:
+    """Area under the gain curve (the trapezoid area of its vertices).
+
+    It equals ``(m0 AUC + m1 / 2) / (m0 + m1)`` with ``AUC`` the ROC AUC (fact F-40):
+    the chance that a random positive scores above a random object (ties count 1/2).
+
+    Parameters
+    ----------
+    y_true, y_score, sample_weight
+        As in :func:`gain_curve`.
+    exact : bool, default False
+        Return a :class:`fractions.Fraction`; needs no weights or integer weights.
+
+    Returns
+    -------
+    float or Fraction
+
+    Examples
+    --------
+    Table 1 (m0 = 4, m1 = 3, AUC = 19/24): (4 * 19/24 + 3/2) / 7 = 2/3:
+
+    >>> gain_auc([0, 0, 0, 1, 1, 1, 0], [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0], exact=True)
+    Fraction(2, 3)
+    """
+    if exact:
+        y, s, w = check_binary(y_true, y_score, sample_weight)
+        w = integer_weights(w)
+        tp, fp, _ = _cumulative(y, s, w, "gain curve", need_negatives=False)
+        tp, fp = tp.astype(np.int64).astype(object), fp.astype(np.int64).astype(object)
+        selected = tp + fp
+        # sum over steps of width (selected_k - selected_{k-1}) and mean height of tp
+        twice = int(np.dot(np.diff(selected), tp[1:] + tp[:-1]))
+        return Fraction(twice, 2 * int(selected[-1]) * int(tp[-1]))
+    g = gain_curve(y_true, y_score, sample_weight=sample_weight)
+    return float(np.dot(np.diff(g.rate), g.tpr[1:] + g.tpr[:-1]) / 2)
+
+
+# -------------------------------------------------------------------------- the table
+
+
+def gains_table_from_counts(n_pos: Any, n_neg: Any) -> pd.DataFrame:
+    """The gains table from the counts of positives and negatives per bin.
+
+    Columns, as in source D (percentages are numbers from 0 to 100):
+
+    - ``N``: objects in the bin; ``%``: their share of all objects;
+      ``cum_%``: the share of this bin and the bins above it.
+    - ``Prob``: share of positives in the bin, ``N_1 / N`` (a fraction, not a %).
+    - ``N_1``: positives in the bin; ``%_1``: their share of all positives;
+      ``cum_N1``, ``cum_%1``: the same for this bin and the bins above it
+      (``cum_%1`` is the gain, the TPR in %).
+    - ``N_0``, ``%_0``, ``cum_N0``, ``cum_%0``: the same for the negatives
+      (``cum_%0`` is the FPR in %).
+    - ``K-S``: ``cum_%1 - cum_%0``, in percentage points.
+    - ``Lift``: ``cum_%1 / cum_%``, the cumulative lift. Source D's text says
+      ``cum_%1 / %``, but its printed numbers are ``cum_%1 / cum_%``.
+
+    Parameters
+    ----------
+    n_pos, n_neg : array-like of non-negative integers, shape (k,)
+        Counts per bin, top bin (highest scores) first; every bin must be non-empty
+        and there must be positives and negatives.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per bin, indexed ``1..k`` (index name ``"bin"``).
+
+    Examples
+    --------
+    Two bins: the top one holds 3 positives and 1 negative, the other 1 and 5:
+
+    >>> t = gains_table_from_counts([3, 1], [1, 5])
+    >>> t[["N", "Prob", "cum_%1", "cum_%0", "K-S", "Lift"]].round(2)
+    ... # doctest: +NORMALIZE_WHITESPACE
+         N  Prob  cum_%1  cum_%0   K-S  Lift
+    bin
+    1    4  0.75    75.0    16.67  58.33  1.88
+    2    6  0.17   100.0   100.00   0.00  1.00
+    """
+    n1 = _counts(n_pos, "n_pos")
+    n0 = _counts(n_neg, "n_neg")
+    if n1.size != n0.size:
+        raise ValueError(f"n_pos and n_neg have different lengths: {n1.size} and {n0.size}")
+    n = n1 + n0
+    if (n == 0).any():
+        raise ValueError(f"every bin must hold an object; bin {int(np.argmax(n == 0)) + 1} is empty")
+    m1, m0 = int(n1.sum()), int(n0.sum())
+    _need_class(m1, "positive", "gains table")
+    _need_class(m0, "negative", "gains table")
+    total = m1 + m0
+    cum_n, cum_n1, cum_n0 = np.cumsum(n), np.cumsum(n1), np.cumsum(n0)
+    cum_pct1, cum_pct0, cum_pct = 100 * cum_n1 / m1, 100 * cum_n0 / m0, 100 * cum_n / total
+    columns = {
+        "N": n,
+        "%": 100 * n / total,
+        "cum_%": cum_pct,
+        "Prob": n1 / n,
+        "N_1": n1,
+        "%_1": 100 * n1 / m1,
+        "cum_N1": cum_n1,
+        "cum_%1": cum_pct1,
+        "N_0": n0,
+        "%_0": 100 * n0 / m0,
+        "cum_N0": cum_n0,
+        "cum_%0": cum_pct0,
+        "K-S": cum_pct1 - cum_pct0,
+        "Lift": cum_pct1 / cum_pct,
+    }
+    index = pd.RangeIndex(1, n.size + 1, name="bin")
+    return pd.DataFrame(columns, index=index)
+
+
+def _counts(values: Any, name: str) -> np.ndarray:
+    arr = np.asarray(values)
+    if arr.ndim != 1 or arr.size == 0:
+        raise ValueError(f"{name} must be a non-empty 1-D array of counts")
+    if arr.dtype.kind not in "iuf" or not np.isfinite(arr).all():
+        raise ValueError(f"{name} must hold numbers, got {arr.dtype}")
+    if (arr < 0).any() or (arr != np.round(arr)).any():
+        raise ValueError(f"{name} must hold non-negative integers")
+    return arr.astype(np.int64)
+
+
+def gains_table(y_true: Any, y_score: Any, *, n_bins: int = 10) -> pd.DataFrame:
+    """The gains table: objects sorted by decreasing score, cut into ``n_bins`` bins.
+
+    Rule for the bins. Sorted by decreasing score, object ``i`` (0-based) would go to
+    bin ``floor(i * n_bins / n)`` (counting bins from 0), so bins have ``n // n_bins``
+    or ``n // n_bins + 1`` objects. Tied scores are never split: a group of equal
+    scores goes, as a whole, into the bin of its first (highest-placed) member. Bins
+    may then be unequal, and a bin whose objects were all taken by a tied group above
+    it is empty; empty bins are left out of the table (the index keeps the bin
+    numbers, so a gap shows where). Every bin boundary is thus a real threshold: the
+    cumulative columns describe the rule ``score >= lowest score in the bin``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Labels 0/1 or bool; both classes must be present.
+    y_score : array-like of shape (n,)
+        Scores.
+    n_bins : int, default 10
+        Number of bins, from 1 to n.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``N, %, cum_%, Prob, N_1, %_1, cum_N1, cum_%1, N_0, %_0, cum_N0,
+        cum_%0, K-S, Lift``, one row per non-empty bin, indexed by bin number from 1;
+        see :func:`gains_table_from_counts` for the meaning of each column.
+
+    Raises
+    ------
+    ValueError
+        If ``n_bins`` is not an integer from 1 to n, one class is missing, or the
+        input is invalid.
+
+    Examples
+    --------
+    Table 1 in 3 bins of 3, 2 and 2 objects; sorted by decreasing score the labels
+    are 1, 0, 1 | 0, 1 (the tie at 0.2) | 0, 0:
+
+    >>> y = [0, 0, 0, 1, 1, 1, 0]
+    >>> b = [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0]
+    >>> t = gains_table(y, b, n_bins=3)
+    >>> t[["N", "N_1", "N_0", "cum_N1", "cum_N0", "Prob", "K-S"]].round(2)
+    ... # doctest: +NORMALIZE_WHITESPACE
+         N  N_1  N_0  cum_N1  cum_N0  Prob    K-S
+    bin
+    1    3    2    1       2       1  0.67  41.67
+    2    2    1    1       3       2  0.50  50.00
+    3    2    0    2       3       4  0.00   0.00
+
+    With 4 bins (2, 2, 2 and 1 objects) the tie occupies positions 3 and 4, across
+    the border of bins 2 and 3; its first member is in bin 2, which takes both:
+
+    >>> gains_table(y, b, n_bins=4)["N"].tolist()
+    [2, 3, 1, 1]
+    """
+    y, s, _ = check_binary(y_true, y_score)
+    n = s.size
+    if isinstance(n_bins, bool) or not isinstance(n_bins, numbers.Integral):
+        raise ValueError(f"n_bins must be an integer, got {n_bins!r}")
+    if not 1 <= n_bins <= n:
+        raise ValueError(f"n_bins must be between 1 and the number of samples {n}, got {n_bins}")
+    m1 = int(np.count_nonzero(y))
+    _need_class(m1, "positive", "gains table")
+    _need_class(n - m1, "negative", "gains table")
+    ascending = np.sort(s)
+    positives = np.sort(s[y])
+    # first position (in decreasing order) of bins 2..n_bins before ties: ceil(b n / n_bins)
+    b = np.arange(1, n_bins, dtype=np.int64)
+    start = -((-b * n) // n_bins)
+    score = ascending[n - 1 - start]  # score of the object at that position
+    above = n - np.searchsorted(ascending, score, side="right")  # where its tie group starts
+    through = n - np.searchsorted(ascending, score, side="left")  # where its tie group ends
+    # a tie group starting before the boundary belongs to the bin above: move the boundary
+    top = np.concatenate(([0], np.where(above == start, start, through), [n]))
+    # positives among the `top` highest scores (a group boundary, so a real threshold)
+    lowest = ascending[n - np.maximum(top, 1)]
+    cum_pos = np.where(top > 0, m1 - np.searchsorted(positives, lowest, side="left"), 0)
+    n_in_bin, pos_in_bin = np.diff(top), np.diff(cum_pos)
+    keep = n_in_bin > 0
+    table = gains_table_from_counts(pos_in_bin[keep], (n_in_bin - pos_in_bin)[keep])
+    table.index = pd.Index(np.flatnonzero(keep) + 1, name="bin")
+    return table
+
+
+# ---------------------------------------------------------------------------- profit
+
+
+def profit_curve(
+    y_true: Any, y_score: Any, *, cost: float, revenue: float, sample_weight: Any = None
+) -> ProfitCurve:
+    """Profit of contacting everybody with ``score >= threshold``, for every threshold.
+
+    Contacting an object costs ``cost``; a contacted positive (a response) brings
+    ``revenue``. The profit of a selection is ``revenue * TP - cost * (TP + FP)`` in
+    the units of the counts (or of the total weight). It is linear along each step, so
+    the best cut-off is a vertex; on a tie of profits the smaller selection wins.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Labels 0/1 or bool (1 = responds).
+    y_score : array-like of shape (n,)
+        Scores.
+    cost : float
+        Cost of one contact, non-negative.
+    revenue : float
+        Income from one response, non-negative.
+    sample_weight : array-like of shape (n,), optional
+        Non-negative weights (e.g. how many customers an object stands for).
+
+    Returns
+    -------
+    ProfitCurve
+        ``(rate, profit, thresholds, best_profit, best_rate, best_threshold)``; the
+        first vertex (threshold ``inf``) is "contact nobody", with profit 0.
+
+    Examples
+    --------
+    Table 1 with cost 1 and revenue 3: contacting the top object earns 3 - 1 = 2, the
+    top three earn 2 * 3 - 3 = 3, everybody 3 * 3 - 7 = 2:
+
+    >>> c = profit_curve([0, 0, 0, 1, 1, 1, 0], [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0],
+    ...                  cost=1, revenue=3)
+    >>> c.profit.tolist()
+    [0.0, 2.0, 1.0, 3.0, 4.0, 3.0, 2.0]
+    >>> c.best_profit, round(c.best_rate * 7, 10), c.best_threshold
+    (4.0, 5.0, 0.2)
+    """
+    c = _non_negative(cost, "cost")
+    r = _non_negative(revenue, "revenue")
+    y, s, w = check_binary(y_true, y_score, sample_weight)
+    g = score_groups(y, s, w)
+    if w is not None:
+        keep = (g.pos + g.neg) > 0
+        g = ScoreGroups(g.scores[keep], g.pos[keep], g.neg[keep])
+    tp = np.concatenate(([0], np.cumsum(g.pos)))
+    selected = tp + np.concatenate(([0], np.cumsum(g.neg)))
+    if selected[-1] == 0:
+        raise ValueError("the profit curve is undefined: all sample weights are zero")
+    profit = r * tp - c * selected
+    rate = selected / selected[-1]
+    thresholds = np.concatenate(([np.inf], g.scores))
+    k = int(np.argmax(profit))
+    return ProfitCurve(
+        rate, profit, thresholds, float(profit[k]), float(rate[k]), float(thresholds[k])
+    )
+
+
+def campaign_profit(
+    contacts: float, responses: float, *, cost: float, revenue: float
+) -> CampaignProfit:
+    """Cost, income and profit of a campaign from its counts (e.g. read off a gains table).
+
+    Parameters
+    ----------
+    contacts : float
+        Number of people contacted, non-negative.
+    responses : float
+        Number of them who respond, from 0 to ``contacts``.
+    cost : float
+        Cost of one contact, non-negative.
+    revenue : float
+        Income from one response, non-negative.
+
+    Returns
+    -------
+    CampaignProfit
+        ``(cost, income, profit)`` = ``(contacts * cost, responses * revenue,
+        income - cost)`` as floats.
+
+    Examples
+    --------
+    Source G: 100 users of whom 30 return; a contact costs 2, a return brings 5.
+    Contacting all loses money; the top half, holding 90% of the returners, earns:
+
+    >>> campaign_profit(100, 30, cost=2, revenue=5)
+    CampaignProfit(cost=200.0, income=150.0, profit=-50.0)
+    >>> campaign_profit(50, 0.9 * 30, cost=2, revenue=5)
+    CampaignProfit(cost=100.0, income=135.0, profit=35.0)
+    """
+    n = _non_negative(contacts, "contacts")
+    k = _non_negative(responses, "responses")
+    if k > n:
+        raise ValueError(f"responses ({k}) cannot exceed contacts ({n})")
+    spent = n * _non_negative(cost, "cost")
+    income = k * _non_negative(revenue, "revenue")
+    return CampaignProfit(spent, income, income - spent)
