@@ -13,6 +13,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 BOOK_FLAGS := -W -n --keep-going
 NOTEBOOKS  := $(sort $(wildcard notebooks/*.ipynb))
+BOOK_NOTEBOOKS := $(sort $(wildcard book/*.ipynb))
 
 .PHONY: install book test notebooks lab student-notebooks clean
 
@@ -30,11 +31,14 @@ book: $(STAMP)
 	@echo "The book: $(CURDIR)/_build/html/index.html"
 
 test: $(STAMP)
-	$(BIN)/python -m pytest tests course_lib notebooks --nbval --sanitize-with tests/nbval_sanitize.cfg
+	$(BIN)/python -m pytest tests course_lib $(NOTEBOOKS) $(BOOK_NOTEBOOKS) \
+	  --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
 
 notebooks: $(STAMP)
-	cd notebooks && for nb in $(notdir $(NOTEBOOKS)); do \
-	  echo "executing $$nb"; ../$(BIN)/jupyter execute --inplace "$$nb" || exit 1; done
+	@for nb in $(NOTEBOOKS) $(BOOK_NOTEBOOKS); do \
+	  echo "executing $$nb"; \
+	  (cd "$$(dirname $$nb)" && $(CURDIR)/$(BIN)/jupyter execute --inplace "$$(basename $$nb)") || exit 1; \
+	done
 
 lab: $(STAMP)
 	$(BIN)/jupyter lab --notebook-dir=notebooks
