@@ -104,6 +104,11 @@ def _check_classes(values: Any, name: str) -> np.ndarray:
     return arr
 
 
+def _kind(arr: np.ndarray) -> str:
+    return {"b": "numbers", "i": "numbers", "u": "numbers", "f": "numbers",
+            "U": "strings", "S": "bytes"}.get(arr.dtype.kind, "objects")
+
+
 def _encode(arr: np.ndarray, labels: np.ndarray, name: str) -> np.ndarray:
     """Index of each value in ``labels``; ValueError naming values not in ``labels``."""
     sorter = np.argsort(labels, kind="stable")
@@ -171,6 +176,11 @@ def confusion_matrix(
         raise ValueError(f"y_true and y_pred have different lengths: {yt.size} and {yp.size}")
     w = check_weights(sample_weight, yt.size)
     if labels is None:
+        if _kind(yt) != _kind(yp):
+            raise ValueError(
+                f"y_true and y_pred hold labels of different kinds: {_kind(yt)} and "
+                f"{_kind(yp)}"
+            )
         try:
             lab = np.unique(np.concatenate((yt, yp)))
         except TypeError:
