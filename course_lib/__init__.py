@@ -51,3 +51,59 @@ __all__ += [
     "pr_auc_trapezoid",
     "pr_curve",
 ]
+
+from .confusion import (
+    ClassCounts,
+    accuracy,
+    balanced_accuracy,
+    chance_agreement,
+    cohen_kappa,
+    confusion_matrix,
+    f_beta,
+    log_loss,
+    matrix_from_counts,
+    mcc,
+    per_class_counts,
+    precision,
+    recall,
+    specificity,
+)
+__all__ += [
+    "ClassCounts",
+    "accuracy",
+    "balanced_accuracy",
+    "chance_agreement",
+    "cohen_kappa",
+    "confusion_matrix",
+    "f_beta",
+    "log_loss",
+    "matrix_from_counts",
+    "mcc",
+    "per_class_counts",
+    "precision",
+    "recall",
+    "specificity",
+]
+
+from .lorenz import (
+    CapCurve,
+    LorenzCurve,
+    bubble_sort_swaps,
+    cap_curve,
+    count_inversions,
+    gini_brown,
+    gini_normalized,
+    gini_unnormalized,
+    lorenz_curve,
+)
+__all__ += [
+    "CapCurve",
+    "LorenzCurve",
+    "bubble_sort_swaps",
+    "cap_curve",
+    "count_inversions",
+    "gini_brown",
+    "gini_normalized",
+    "gini_unnormalized",
+    "lorenz_curve",
+]
