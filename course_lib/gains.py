@@ -282,11 +282,19 @@ def ks_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> KsCurve
         y_true, y_score, sample_weight, "KS chart", need_negatives=True
     )
     selected = tp + fp
-    tpr, fpr = tp / tp[-1], fp / fp[-1]
-    k = int(np.argmax(tpr - fpr))
+    m1, m0 = tp[-1], fp[-1]
+    # m0 m1 (TPR - FPR): exact for counts, so equal gaps compare equal
+    scaled_gap = tp * m0 - fp * m1
+    k = int(np.argmax(scaled_gap))
     rate = selected / selected[-1]
     return KsCurve(
-        rate, tpr, fpr, thresholds, float(tpr[k] - fpr[k]), float(rate[k]), float(thresholds[k])
+        rate,
+        tp / m1,
+        fp / m0,
+        thresholds,
+        float(scaled_gap[k] / (m1 * m0)),
+        float(rate[k]),
+        float(thresholds[k]),
     )
 
 
