@@ -287,8 +287,11 @@ def _resolve(
 # ------------------------------------------------------------------------- ratios
 
 
-def _divide(num: Any, den: Any, what: str, per: str) -> Any:
-    """``num / den`` elementwise; 0.0 and a warning where ``den == 0``."""
+def _divide(num: Any, den: Any, what: str, per: str, stacklevel: int = 3) -> Any:
+    """``num / den`` elementwise; 0.0 and a warning where ``den == 0``.
+
+    ``stacklevel`` points the warning at the user's call (3: called by a public function).
+    """
     num = np.asarray(num, dtype=np.float64)
     den = np.asarray(den, dtype=np.float64)
     zero = den == 0
@@ -297,7 +300,7 @@ def _divide(num: Any, den: Any, what: str, per: str) -> Any:
             f"{what} is undefined where there are no {per} ({int(zero.sum())} of "
             f"{zero.size}); the value 0.0 is used",
             UndefinedMetricWarning,
-            stacklevel=4,
+            stacklevel=stacklevel,
         )
     return np.divide(num, den, out=np.zeros_like(num), where=~zero)
 
@@ -313,17 +316,17 @@ def _averaged(
     """Average a per-class ratio ``num_of(c) / den_of(c)`` of the counts ``c``."""
     c = per_class_counts(m)
     if average == "binary":
-        return float(_divide(num_of(c)[1], den_of(c)[1], what, per))
+        return float(_divide(num_of(c)[1], den_of(c)[1], what, per, 4))
     if average == "micro":
         pooled = ClassCounts(*(np.array([x.sum()]) for x in c))
-        return float(_divide(num_of(pooled), den_of(pooled), what, per)[0])
-    values = _divide(num_of(c), den_of(c), what, per)
+        return float(_divide(num_of(pooled), den_of(pooled), what, per, 4)[0])
+    values = _divide(num_of(c), den_of(c), what, per, 4)
     if average is None:
         return values
     if average == "macro":
         return float(values.mean())
     support = c.tp + c.fn
-    return float(_divide(np.dot(support, values), support.sum(), what, "true samples"))
+    return float(_divide(np.dot(support, values), support.sum(), what, "true samples", 4))
 
 
 def _check_average(average: Any) -> None:

@@ -24,7 +24,9 @@ from course_lib.lorenz import (
 
 # G's 15-object example.
 ACTUAL = np.array([1] * 6 + [0] * 9)
-PREDICT = np.array([0.9, 0.3, 0.8, 0.75, 0.65, 0.6, 0.78, 0.7, 0.05, 0.4, 0.4, 0.05, 0.5, 0.1, 0.1])
+PREDICT = np.array(
+    [0.9, 0.3, 0.8, 0.75, 0.65, 0.6, 0.78, 0.7, 0.05, 0.4, 0.4, 0.05, 0.5, 0.1, 0.1]
+)
 # G's redistribution example.
 TEN_PEOPLE = [1, 1, 1, 1, 1, 1, 1, 1, 20, 72]
 
