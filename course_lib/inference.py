@@ -33,7 +33,13 @@ from typing import Any, NamedTuple
 import numpy as np
 from scipy.stats import norm
 
-from ._checks import UndefinedMetricWarning, check_binary, check_labels, check_scores, has_both_classes
+from ._checks import (
+    UndefinedMetricWarning,
+    check_binary,
+    check_labels,
+    check_scores,
+    has_both_classes,
+)
 
 __all__ = [
     "DeLongCI",
