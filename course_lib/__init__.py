@@ -107,3 +107,30 @@ __all__ += [
     "gini_unnormalized",
     "lorenz_curve",
 ]
+
+from .inference import (
+    BootstrapCI,
+    DeLongCI,
+    DeLongTest,
+    auc_ci_bootstrap,
+    auc_ci_delong,
+    delong_test,
+)
+__all__ += [
+    "BootstrapCI",
+    "DeLongCI",
+    "DeLongTest",
+    "auc_ci_bootstrap",
+    "auc_ci_delong",
+    "delong_test",
+]
+
+from .models import LINEAR_DENSITIES, CurvePoints, ModelCurve, ModelKS, ModelOptimum, ScoreModel
+__all__ += [
+    "LINEAR_DENSITIES",
+    "CurvePoints",
+    "ModelCurve",
+    "ModelKS",
+    "ModelOptimum",
+    "ScoreModel",
+]
