@@ -27,11 +27,12 @@ normal approximation is poor and the clipped interval should be read with care.
 from __future__ import annotations
 
 import math
+import numbers
 import warnings
 from typing import Any, NamedTuple
 
 import numpy as np
-from scipy.stats import norm
+from scipy.special import ndtr, ndtri  # standard normal CDF and quantile
 
 from ._checks import (
     UndefinedMetricWarning,
@@ -79,7 +80,7 @@ class DeLongTest(NamedTuple):
 
 
 def _check_level(level: float) -> float:
-    if not isinstance(level, (int, float)) or not 0 < level < 1:
+    if not isinstance(level, numbers.Real) or not 0 < level < 1:
         raise ValueError(f"level must be a number strictly between 0 and 1, got {level!r}")
     return float(level)
 
@@ -187,7 +188,7 @@ def auc_ci_delong(y_true: Any, y_score: Any, *, level: float = 0.95) -> DeLongCI
     if not _needs_two_per_class(y, "The DeLong interval"):
         return DeLongCI(auc, math.nan, math.nan, math.nan)
     variance = float(v10.var(ddof=1) / v10.size + v01.var(ddof=1) / v01.size)
-    half = float(norm.ppf((1 + level) / 2)) * math.sqrt(variance)
+    half = float(ndtri((1 + level) / 2)) * math.sqrt(variance)
     return DeLongCI(auc, max(0.0, auc - half), min(1.0, auc + half), variance)
 
 
@@ -353,7 +354,7 @@ def delong_test(
     if variance == 0.0 and difference == 0.0:
         return DeLongTest(0.0, 1.0, 0.0, 0.0, 0.0)
     se = math.sqrt(variance)
-    half = float(norm.ppf((1 + level) / 2)) * se
+    half = float(ndtri((1 + level) / 2)) * se
     z = difference / se if se > 0 else math.copysign(math.inf, difference)
-    p_value = float(2 * norm.sf(abs(z)))
+    p_value = float(2 * ndtr(-abs(z)))
     return DeLongTest(z, p_value, difference, difference - half, difference + half)

@@ -29,6 +29,7 @@ Conventions
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Callable
 from functools import cached_property
 from typing import Any, NamedTuple
@@ -254,7 +255,11 @@ class ScoreModel:
         return sympy.simplify(sympy.integrate(integrand, (THETA, *self.support)))
 
     def tpr(self, theta: Any = THETA) -> sympy.Expr:
-        """True positive rate (recall) at threshold ``theta``: P(score >= theta | y = 1)."""
+        """True positive rate (recall) at threshold ``theta``: P(score >= theta | y = 1).
+
+        >>> LINEAR_DENSITIES.tpr(0.5)
+        3/4
+        """
         return self._tpr.subs(THETA, self._theta_value(theta))
 
     def fpr(self, theta: Any = THETA) -> sympy.Expr:
@@ -266,7 +271,11 @@ class ScoreModel:
         return self._fpr.subs(THETA, self._theta_value(theta))
 
     def recall(self, theta: Any = THETA) -> sympy.Expr:
-        """Recall at threshold ``theta``: the true positive rate, whatever the class shares."""
+        """Recall at threshold ``theta``: the true positive rate, whatever the class shares.
+
+        >>> LINEAR_DENSITIES.recall()
+        1 - theta**2
+        """
         return self.tpr(theta)
 
     def positive_rate(self, theta: Any = THETA, pi: Any = PI) -> sympy.Expr:
@@ -392,14 +401,25 @@ class ScoreModel:
         return ModelCurve(gain.x, sympy.cancel(gain.y / gain.x), explicit)
 
     def ks_curve(self, pi: Any = PI) -> ModelCurve:
-        """The KS chart's distance TPR - FPR against the positive rate."""
+        """The KS chart's distance TPR - FPR against the positive rate.
+
+        For balanced linear densities the rate is 1 - theta, and the distance
+        2 theta (1 - theta) = 2 u (1 - u) peaks at u = 1/2 with the value 1/2.
+
+        >>> sympy.factor(LINEAR_DENSITIES.ks_curve(0.5).explicit)
+        -2*u*(u - 1)
+        """
         gain = self.gain(pi)
         distance = self._tpr - self._fpr
         return ModelCurve(gain.x, distance, self._explicit(gain.x, distance))
 
     # ---------------------------------------------------------------------- areas
     def auc(self) -> sympy.Expr:
-        """Area under the ROC curve: the integral of TPR dFPR = of p0(theta) TPR(theta)."""
+        """Area under the ROC curve: the integral of TPR dFPR = of p0(theta) TPR(theta).
+
+        >>> LINEAR_DENSITIES.auc()
+        5/6
+        """
         return self._memo(("auc",), lambda: self._integral(self._d0 * self._tpr))
 
     def auc_probability(self) -> sympy.Expr:
@@ -621,7 +641,7 @@ class ScoreModel:
         """
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
             raise ValueError(f"n must be a positive integer, got {n!r}")
-        if not isinstance(pi, (int, float)) or not 0 <= pi <= 1:
+        if not isinstance(pi, numbers.Real) or not 0 <= pi <= 1:
             raise ValueError(f"pi (the share of positives) must lie in [0, 1], got {pi!r}")
         rng = np.random.default_rng(seed)
         m1 = round(n * pi)
