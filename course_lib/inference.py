@@ -5,8 +5,8 @@ The empirical AUC is a two-sample U-statistic, and DeLong, DeLong and Clarke-Pea
 
     V10[i] = (#negatives scored below s_i + 1/2 #negatives tied with s_i) / m0
 
-is the share of negatives it beats (the height of the ROC curve seen from that
-positive); for a negative ``j``
+is the share of negatives it beats (the specificity at the threshold s_i); for a
+negative ``j``
 
     V01[j] = (#positives scored above s_j + 1/2 #positives tied with s_j) / m1
 
@@ -15,9 +15,9 @@ is the share of positives that beat it. Both average to the AUC, and
     Var(AUC) ~ var(V10) / m1 + var(V01) / m0        (sample variances, ddof = 1).
 
 The placements come from sorting each class and merging the two sorted runs, so the
-cost is O(n log n) time and O(n) memory: no m0 x m1 matrix is ever formed. The AUC itself is
-computed here from the placements, so this module depends on nothing but numpy, scipy
-and :mod:`course_lib._checks`.
+cost is O(n log n) time and O(n) memory: no m0 x m1 matrix is ever formed. The AUC
+itself is computed here from the placements, so this module depends on nothing but
+numpy, scipy and :mod:`course_lib._checks`.
 
 Intervals are Wald intervals ``AUC +- z * SE`` with ``z`` the normal quantile; an AUC
 lives in [0, 1], so the interval is clipped to [0, 1] (as pROC does). Near 0 or 1 the
