@@ -268,10 +268,11 @@ def cost_line_to_roc_point(slope: float, intercept: float) -> RocPoint:
 
 
 def roc_line_to_cost_point(slope: float, intercept: float) -> CostPoint:
-    """The cost point of a ROC line ``TPR = S FPR + TP0``: ``PCF = 1/(1 + S)``, ``NEC = (1 - TP0) PCF``.
+    """The cost point of a ROC line ``TPR = S FPR + TP0``.
 
-    The ROC points on an iso-performance line of slope ``S`` all cost the same at the
-    operating condition ``PCF = 1 / (1 + S)``: their cost lines meet at this point.
+    It is ``PCF = 1 / (1 + S)``, ``NEC = (1 - TP0) PCF``: the ROC points on the line
+    all cost the same at the operating condition ``PCF = 1 / (1 + S)`` (it is an
+    iso-performance line there), so their cost lines meet at this point.
 
     Parameters
     ----------

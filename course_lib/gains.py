@@ -544,7 +544,8 @@ def gains_table_from_counts(n_pos: Any, n_neg: Any) -> pd.DataFrame:
         raise ValueError(f"n_pos and n_neg have different lengths: {n1.size} and {n0.size}")
     n = n1 + n0
     if (n == 0).any():
-        raise ValueError(f"every bin must hold an object; bin {int(np.argmax(n == 0)) + 1} is empty")
+        empty = int(np.argmax(n == 0)) + 1
+        raise ValueError(f"every bin must hold an object; bin {empty} is empty")
     m1, m0 = int(n1.sum()), int(n0.sum())
     _need_class(m1, "positive", "gains table")
     _need_class(m0, "negative", "gains table")

@@ -220,6 +220,23 @@ def test_F28_marketing_example_as_a_scored_sample():
     assert (c.best_profit, c.best_rate, c.best_threshold) == (81.0, 0.27, 74.0)
 
 
+def test_gain_and_roc_curves_nearly_coincide_under_imbalance():
+    """Ch. 8 (G, 3% positives): PR = pi TPR + (1 - pi) FPR, so each gain vertex lies at most
+    pi to the right of its ROC vertex, and the areas differ by pi (AUC - 1/2) (from F-40)."""
+    rng = np.random.default_rng(3)
+    y = rng.random(20_000) < 0.03
+    s = np.round(rng.normal(size=20_000) + 0.8 * y, 2)
+    pi = y.mean()
+    g = gain_curve(y, s)
+    fpr, tpr, _ = sk_roc_curve(y, s, drop_intermediate=False)
+    np.testing.assert_allclose(g.tpr, tpr, atol=1e-12)
+    np.testing.assert_allclose(g.rate - fpr, pi * (tpr - fpr), atol=1e-12)
+    assert np.abs(g.rate - fpr).max() <= pi
+    auc = roc_auc_score(y, s)
+    assert gain_auc(y, s) - auc == pytest.approx(pi * (0.5 - auc), abs=1e-12)
+    assert abs(gain_auc(y, s) - auc) < 0.01
+
+
 def test_gain_top_10_and_lift_top_10_table1(table1):
     """Ch. 8: Gain-Top-10% and Lift-Top-10% of Table 1, and the curve at PR = 0, ..., 1."""
     y, b = table1
