@@ -125,15 +125,22 @@ __all__ += [
     "delong_test",
 ]
 
-from .models import LINEAR_DENSITIES, CurvePoints, ModelCurve, ModelKS, ModelOptimum, ScoreModel
-__all__ += [
-    "LINEAR_DENSITIES",
-    "CurvePoints",
-    "ModelCurve",
-    "ModelKS",
-    "ModelOptimum",
-    "ScoreModel",
-]
+# models.py needs sympy, which takes most of a second to import: it is loaded on first
+# use of one of its names (PEP 562), so `import course_lib` stays fast.
+_MODEL_NAMES = ("LINEAR_DENSITIES", "CurvePoints", "ModelCurve", "ModelKS", "ModelOptimum", "ScoreModel")
+__all__ += list(_MODEL_NAMES)
+
+
+def __getattr__(name: str):
+    if name in _MODEL_NAMES:
+        from . import models
+
+        return getattr(models, name)
+    raise AttributeError(f"module 'course_lib' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))
 
 from .gains import (
     CampaignProfit,
