@@ -174,7 +174,9 @@ def has_both_classes(y: np.ndarray, w: np.ndarray | None, what: str) -> bool:
 
 
 def integer_weights(w: np.ndarray | None) -> np.ndarray | None:
-    """Return integer weights as int64 (or ``None``); raise if a weight is fractional.
+    """Return integer weights as int64 (or ``None``); raise if a weight is fractional
+    or if the weights add up to ``2**53`` or more (beyond that, float64 sums of the
+    weights are no longer exact).
 
     Used by the exact (``Fraction``) results, which need counts.
 
@@ -190,4 +192,6 @@ def integer_weights(w: np.ndarray | None) -> np.ndarray | None:
     frac = w != np.floor(w)
     if frac.any():
         raise ValueError(f"exact=True needs integer sample weights; found {float(w[frac][0])!r}")
+    if float(w.sum()) >= 2**53:
+        raise ValueError("exact=True needs a total sample weight below 2**53")
     return w.astype(np.int64)

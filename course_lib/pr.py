@@ -20,7 +20,7 @@ import numpy as np
 
 from ._checks import UndefinedMetricWarning, check_binary, integer_weights
 from ._groups import ScoreGroups, score_groups
-from .roc import _EXACT_FLOAT_LIMIT, trapezoid_area
+from .roc import trapezoid_area
 
 __all__ = [
     "PrCurve",
@@ -158,10 +158,8 @@ def average_precision(
     0.7556
     """
     y, s, w = check_binary(y_true, y_score, sample_weight)
-    if exact and w is not None:
-        if float(w.sum()) >= _EXACT_FLOAT_LIMIT:
-            raise ValueError("exact=True needs a total sample weight below 2**53")
-        integer_weights(w)  # raises on fractional weights
+    if exact:
+        integer_weights(w)  # raises on fractional weights or too large a total
     cum = _cumulative(y, s, w)
     if cum is None:
         return _warn_no_positives("average precision")

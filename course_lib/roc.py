@@ -51,8 +51,6 @@ __all__ = [
 
 # Pairs compared at once by auc_pairwise: 2**22 pairs use 4 MiB per boolean block.
 _PAIR_BLOCK = 2**22
-# Largest total (integer) weight for which exact sums in float64 stay exact.
-_EXACT_FLOAT_LIMIT = 2**53
 
 
 class RocStep(NamedTuple):
@@ -330,10 +328,8 @@ def roc_auc(
     0.7917
     """
     y, s, w = check_binary(y_true, y_score, sample_weight)
-    if exact and w is not None:
-        if float(w.sum()) >= _EXACT_FLOAT_LIMIT:
-            raise ValueError("exact=True needs a total sample weight below 2**53")
-        integer_weights(w)  # raises on fractional weights
+    if exact:
+        integer_weights(w)  # raises on fractional weights or too large a total
     if not has_both_classes(y, w, "ROC AUC"):
         return float("nan")
     g = score_groups(y, s, w)

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from course_lib import UndefinedMetricWarning
 from course_lib.pr import achievable_pr, average_precision, pr_auc_trapezoid, pr_curve
 from course_lib.roc import roc_curve, trapezoid_area
+from cases import PROFILES, random_case
 
 # ---------------------------------------------------------------- syllabus facts
 
@@ -76,37 +77,6 @@ def test_ap_and_trapezoid_on_table1(table1):
 
 
 # ---------------------------------------------------------------- against scikit-learn
-
-PROFILES = ["ties", "continuous", "int_weights", "float_weights", "one_positive", "pos_999"]
-
-
-def random_case(rng, profile):
-    """A random binary problem of the given kind, with both classes of positive weight."""
-    while True:
-        if profile == "pos_999":
-            n = 2000
-            y = np.ones(n, dtype=int)
-            y[rng.choice(n, size=2, replace=False)] = 0
-        else:
-            n = int(rng.integers(2, 250))
-            y = (rng.random(n) < rng.uniform(0.05, 0.95)).astype(int)
-            if profile == "one_positive":
-                y[:] = 0
-                y[rng.integers(n)] = 1
-        if profile == "continuous":
-            s = rng.normal(size=n) + y
-        else:
-            s = rng.integers(0, int(rng.choice([1, 2, 3, 5, 10, 30])) + 1, size=n) / 4.0
-            s = s + 0.25 * y * rng.integers(0, 2, size=n)
-        w = None
-        if profile == "int_weights":
-            w = rng.integers(0, 5, size=n)
-        elif profile == "float_weights":
-            w = rng.exponential(size=n) * (rng.random(n) < 0.85)
-        wy = np.ones(n) if w is None else w
-        if wy[y == 1].sum() > 0 and wy[y == 0].sum() > 0:
-            return y, s, w
-
 
 @pytest.mark.parametrize("profile", PROFILES)
 def test_average_precision_and_pr_curve_agree_with_sklearn(profile):
