@@ -1,0 +1,21 @@
+"""Figures of the book, made with matplotlib.
+
+Every function draws on the Axes it is given (``ax=None`` makes a new figure) and
+returns that Axes, so figures can be combined into panels and restyled in one place.
+The colours and sizes of the whole book are set in ``_style.py``; the figures of each
+topic live in a module of their own and are re-exported here, so notebooks write
+``from course_lib import plotting`` and ``plotting.plot_roc_grid(...)``.
+
+Call :func:`use_book_style` once at the top of a notebook: it sets the matplotlib style
+of the book and makes the notebook store its figures as SVG, which stay sharp at any
+zoom in the HTML book.
+"""
+
+from ._style import BOOK_RC, COLORS, new_axes, use_book_style
+from .roc import plot_roc_grid
+
+__all__ = ["BOOK_RC", "COLORS", "new_axes", "use_book_style", "plot_roc_grid"]
+
+# Each topic adds its block below:
+#   from .topic import plot_a, plot_b
+#   __all__ += ["plot_a", "plot_b"]

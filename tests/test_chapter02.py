@@ -1,0 +1,40 @@
+"""Chapter 2 as the reader sees it: the syllabus facts in the stored notebook's glue."""
+
+import re
+
+import pytest
+from notebook_tools import cell_text, chapter, glued
+
+CH2 = chapter("02_roc_grid")
+
+
+def test_F10_chapter2_threshold_point_is_quarter_two_thirds():
+    """F-10: threshold c = 0.25 on Table 1 gives (FPR, TPR) = (1/4, 2/3) in the book."""
+    g = glued(CH2)
+    assert g["theta"] == "0.25"
+    assert (g["fpr_theta"], g["tpr_theta"]) == ("'1/4'", "'2/3'")
+
+
+def test_F11_chapter2_one_class_auc_is_nan_and_curve_refuses():
+    """F-11: labels (0,0,0) have no ROC curve: the chapter shows nan, a warning, an error."""
+    text = cell_text(CH2)
+    assert "roc_auc: nan" in text
+    assert "warning: UndefinedMetricWarning" in text
+    assert "roc_curve: ValueError" in text
+
+
+def test_F12_chapter2_auc_is_19_24_three_ways():
+    """F-12: AUC(Table 1) = 19/24 ~ 0.7917, the same by area, pairs and ranks."""
+    g = glued(CH2)
+    assert g["auc_exact"] == "'19/24'"
+    assert float(g["auc_float"]) == pytest.approx(19 / 24, abs=1e-15)
+    assert float(g["auc_pairs_num"]) == 9.5 and g["n_pairs"] == "12"
+    text = cell_text(CH2)
+    for label in ("area of the path", "pairs counted", "Mann-Whitney U/(m1m0)"):
+        assert re.search(rf"{re.escape(label)}\s+0\.791667", text), label
+
+
+def test_chapter2_walk_has_one_diagonal_step_for_the_tie():
+    g = glued(CH2)
+    assert g["n_steps"] == "6" and g["tie_ids"] == "'3 and 5'"
+    assert (g["tie_from"], g["tie_to"]) == ("'(1/4, 2/3)'", "'(1/2, 1)'")
