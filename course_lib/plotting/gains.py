@@ -1,0 +1,342 @@
+"""Figures of the business curves (chapter 8, source D's figures XA.9-XA.11).
+
+Every curve here is drawn against the positive rate ``PR``, the share of objects
+selected from the top of the ranking. The curves come from :mod:`course_lib.gains` and
+:mod:`course_lib.roc`; these functions only draw them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from ..gains import gain_at, gain_auc, gain_curve, ks_curve, lift_at, lift_curve, profit_curve
+from ..roc import roc_auc, roc_curve
+from ._style import COLORS, new_axes
+
+__all__ = [
+    "plot_gain_curve",
+    "plot_lift_curve",
+    "plot_ks_curve",
+    "plot_profit_curve",
+    "plot_gain_vs_roc",
+]
+
+_DECILES = np.linspace(0, 1, 11)
+_PR_LABEL = "PR, share of objects selected"
+
+
+def _unit_square(ax, xlabel: str, ylabel: str) -> None:
+    ax.set_xlim(-0.02, 1.02)
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_aspect("equal")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+
+
+def _positive_share(y_true: Any) -> float:
+    y = np.asarray(y_true)
+    return float(np.count_nonzero(y) / y.size)
+
+
+def plot_gain_curve(
+    y_true: Any,
+    y_score: Any,
+    *,
+    ax=None,
+    reference: bool = True,
+    deciles: bool = False,
+    mark_rate: float | None = None,
+    label: str = "model",
+    color: str | None = None,
+    title: str | None = None,
+):
+    """Draw the gain curve ``TPR(PR)`` with the random and the ideal curves (fig. XA.9).
+
+    Parameters
+    ----------
+    y_true, y_score : array-like of shape (n,)
+        Labels 0/1 and scores; there must be positives.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure if None.
+    reference : bool
+        Also draw the random scorer's diagonal and the ideal curve, which climbs to 1
+        at ``PR`` = the share of positives.
+    deciles : bool
+        Mark the curve at ``PR = 0, 0.1, ..., 1``.
+    mark_rate : float, optional
+        Mark and label the gain at this rate (e.g. 0.1 for Gain-Top-10%).
+    label : str
+        Legend label of the curve.
+    color : str, optional
+        Colour of the curve (default: the book's curve colour).
+    title : str, optional
+        Axes title.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> ax = plot_gain_curve([0, 0, 0, 1, 1, 1, 0], [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0])
+    >>> [t.get_text() for t in ax.get_legend().get_texts()]
+    ['random', 'ideal', 'model']
+    >>> ax.get_lines()[-1].get_xydata()[:3].round(4).tolist()
+    [[0.0, 0.0], [0.1429, 0.3333], [0.2857, 0.3333]]
+    >>> plt.close(ax.get_figure())
+    """
+    curve = gain_curve(y_true, y_score)
+    if ax is None:
+        _, ax = new_axes()
+    color = COLORS["curve"] if color is None else color
+    if reference:
+        pi = _positive_share(y_true)
+        ax.plot([0, 1], [0, 1], "--", color=COLORS["grid"], lw=1.2, label="random")
+        ax.plot([0, pi, 1], [0, 1, 1], ":", color=COLORS["text"], lw=1.4, label="ideal")
+    ax.plot(curve.rate, curve.tpr, color=color, lw=2, label=label)
+    if deciles:
+        ax.plot(_DECILES, gain_at(y_true, y_score, _DECILES), "o", color=color, ms=4,
+                label="_deciles")
+    if mark_rate is not None:
+        g = gain_at(y_true, y_score, mark_rate)
+        ax.plot([mark_rate], [g], "o", ms=8, mfc="none", mec=COLORS["point"], mew=2,
+                label="_mark")
+        ax.annotate(f"gain at PR = {mark_rate:g}: {g:.2f}", (mark_rate, g), xytext=(8, -4),
+                    textcoords="offset points", va="top", color=COLORS["point"], fontsize=9)
+    _unit_square(ax, _PR_LABEL, "TPR (gain)")
+    ax.legend(loc="lower right")
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+def plot_lift_curve(
+    y_true: Any,
+    y_score: Any,
+    *,
+    ax=None,
+    reference: bool = True,
+    deciles: bool = False,
+    mark_rate: float | None = None,
+    title: str | None = None,
+):
+    """Draw the lift curve ``TPR / PR`` against ``PR`` (source D, fig. XA.10).
+
+    Parameters
+    ----------
+    y_true, y_score : array-like of shape (n,)
+        Labels 0/1 and scores; there must be positives.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure if None.
+    reference : bool
+        Also draw the random scorer's lift 1 and the ideal lift ``min(1/pi, 1/PR)``,
+        with ``pi`` the share of positives.
+    deciles : bool
+        Mark the curve at ``PR = 0, 0.1, ..., 1`` (at 0: the lift of the top group).
+    mark_rate : float, optional
+        Mark and label the lift at this rate (e.g. 0.1 for Lift-Top-10%).
+    title : str, optional
+        Axes title.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> ax = plot_lift_curve([0, 0, 0, 1, 1, 1, 0], [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0])
+    >>> [t.get_text() for t in ax.get_legend().get_texts()]
+    ['random', 'ideal', 'model']
+    >>> float(ax.get_lines()[-1].get_ydata()[-1])
+    1.0
+    >>> plt.close(ax.get_figure())
+    """
+    curve = lift_curve(y_true, y_score)
+    if ax is None:
+        _, ax = new_axes()
+    if reference:
+        pi = _positive_share(y_true)
+        ax.axhline(1, ls="--", color=COLORS["grid"], lw=1.2, label="random")
+        rates = np.linspace(pi, 1, 200)
+        ax.plot(np.r_[0, rates], np.r_[1 / pi, 1 / rates], ":", color=COLORS["text"],
+                lw=1.4, label="ideal")
+    ax.plot(curve.rate, curve.lift, color=COLORS["curve"], lw=2, label="model")
+    if deciles:
+        ax.plot(_DECILES, lift_at(y_true, y_score, _DECILES), "o", color=COLORS["curve"],
+                ms=4, label="_deciles")
+    if mark_rate is not None:
+        lift = lift_at(y_true, y_score, mark_rate)
+        ax.plot([mark_rate], [lift], "o", ms=8, mfc="none", mec=COLORS["point"], mew=2,
+                label="_mark")
+        ax.annotate(f"lift at PR = {mark_rate:g}: {lift:.2f}", (mark_rate, lift),
+                    xytext=(8, 4), textcoords="offset points", color=COLORS["point"],
+                    fontsize=9)
+    ax.set_xlim(-0.02, 1.02)
+    ax.set_ylim(bottom=0)
+    ax.set_xlabel(_PR_LABEL)
+    ax.set_ylabel("lift = TPR / PR")
+    ax.legend(loc="upper right")
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+def plot_ks_curve(y_true: Any, y_score: Any, *, ax=None, title: str | None = None):
+    """Draw the KS chart: ``TPR(PR)`` and ``FPR(PR)``, the largest gap marked (fig. XA.11).
+
+    The curves are those of :func:`course_lib.ks_curve` on a sample (for a score
+    model's theoretical chart see ``plot_ks_chart``).
+
+    Parameters
+    ----------
+    y_true, y_score : array-like of shape (n,)
+        Labels 0/1 and scores; both classes must be present.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure if None.
+    title : str, optional
+        Axes title.
+
+    Returns
+    -------
+    matplotlib Axes
+        The gap is a vertical segment at the rate of :func:`course_lib.ks_curve`'s
+        ``ks_rate``, labelled with the KS distance.
+
+    Examples
+    --------
+    Table 1: the gap 1/2 is at PR = 5/7, from FPR = 1/2 to TPR = 1:
+
+    >>> ax = plot_ks_curve([0, 0, 0, 1, 1, 1, 0], [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0])
+    >>> [t.get_text() for t in ax.get_legend().get_texts()]
+    ['TPR (class 1)', 'FPR (class 0)', 'largest gap']
+    >>> ax.texts[0].get_text()
+    'KS = 0.50'
+    >>> ax.get_lines()[-1].get_xydata().round(4).tolist()
+    [[0.7143, 0.5], [0.7143, 1.0]]
+    >>> plt.close(ax.get_figure())
+    """
+    c = ks_curve(y_true, y_score)
+    if ax is None:
+        _, ax = new_axes()
+    ax.plot([0, 1], [0, 1], "--", color=COLORS["grid"], lw=1, label="_diagonal")
+    ax.plot(c.rate, c.tpr, color=COLORS["curve"], lw=2, label="TPR (class 1)")
+    ax.plot(c.rate, c.fpr, color=COLORS["tie"], lw=2, label="FPR (class 0)")
+    k = int(np.flatnonzero(c.rate == c.ks_rate)[0])
+    ax.plot([c.ks_rate, c.ks_rate], [c.fpr[k], c.tpr[k]], color=COLORS["point"], lw=2.2,
+            marker="_", ms=10, mew=2, label="largest gap")
+    ax.annotate(f"KS = {c.ks:.2f}", (c.ks_rate, (c.fpr[k] + c.tpr[k]) / 2), xytext=(6, 0),
+                textcoords="offset points", va="center", color=COLORS["point"], fontsize=9)
+    _unit_square(ax, _PR_LABEL, "share of the class selected")
+    ax.legend(loc="lower right")
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+def plot_profit_curve(
+    y_true: Any,
+    y_score: Any,
+    *,
+    cost: float,
+    revenue: float,
+    ax=None,
+    max_rate: float = 1.0,
+    title: str | None = None,
+):
+    """Draw the profit of contacting the top ``PR`` share, and mark the best cut-off.
+
+    Parameters
+    ----------
+    y_true, y_score : array-like of shape (n,)
+        Labels 0/1 (1 = responds) and scores.
+    cost, revenue : float
+        Cost of one contact and income from one response, as in
+        :func:`course_lib.profit_curve`.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure if None.
+    max_rate : float, default 1
+        Show ``PR`` from 0 to ``max_rate`` only (a zoom on the top of the ranking,
+        where the best cut-off usually is); the vertical axis fits the part shown.
+    title : str, optional
+        Axes title.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> ax = plot_profit_curve([0, 0, 0, 1, 1, 1, 0], [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0],
+    ...                        cost=1, revenue=3)
+    >>> ax.get_lines()[0].get_ydata().tolist()
+    [0.0, 2.0, 1.0, 3.0, 4.0, 3.0, 2.0]
+    >>> [t.get_text() for t in ax.get_legend().get_texts()]
+    ['profit', 'best: 4 at PR = 0.71']
+    >>> plt.close(ax.get_figure())
+    """
+    c = profit_curve(y_true, y_score, cost=cost, revenue=revenue)
+    if ax is None:
+        _, ax = new_axes()
+    ax.plot(c.rate, c.profit, color=COLORS["curve"], lw=2, label="profit")
+    ax.axhline(0, color=COLORS["grid"], lw=1, ls="--", label="_zero")
+    ax.plot([c.best_rate], [c.best_profit], "o", ms=8, mfc="none", mec=COLORS["point"],
+            mew=2, label=f"best: {c.best_profit:,.0f} at PR = {c.best_rate:.2f}")
+    ax.set_xlim(-0.02 * max_rate, 1.02 * max_rate)
+    if max_rate < 1:
+        shown = c.profit[c.rate <= max_rate]
+        low, high = min(float(shown.min()), 0.0), max(float(shown.max()), 0.0)
+        pad = 0.06 * (high - low) if high > low else 1.0
+        ax.set_ylim(low - pad, high + pad)
+    ax.set_xlabel(_PR_LABEL)
+    ax.set_ylabel(f"profit (contact {cost:g}, response {revenue:g})")
+    ax.legend(loc="lower left")
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+def plot_gain_vs_roc(y_true: Any, y_score: Any, *, ax=None, title: str | None = None):
+    """Draw the ROC curve ``TPR(FPR)`` and the gain curve ``TPR(PR)`` on one square.
+
+    At every threshold ``PR = pi TPR + (1 - pi) FPR`` with ``pi`` the share of
+    positives, so the two curves are at most ``pi`` apart horizontally: under strong
+    imbalance they nearly coincide (source G).
+
+    Parameters
+    ----------
+    y_true, y_score : array-like of shape (n,)
+        Labels 0/1 and scores; both classes must be present.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure if None.
+    title : str, optional
+        Axes title.
+
+    Returns
+    -------
+    matplotlib Axes
+        The legend gives each curve's area.
+
+    Examples
+    --------
+    >>> ax = plot_gain_vs_roc([0, 0, 0, 1, 1, 1, 0], [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0])
+    >>> [t.get_text() for t in ax.get_legend().get_texts()]
+    ['ROC: TPR(FPR), area 0.792', 'gain: TPR(PR), area 0.667']
+    >>> plt.close(ax.get_figure())
+    """
+    roc = roc_curve(y_true, y_score)
+    gain = gain_curve(y_true, y_score)
+    if ax is None:
+        _, ax = new_axes()
+    ax.plot([0, 1], [0, 1], "--", color=COLORS["grid"], lw=1, label="_diagonal")
+    ax.plot(roc.fpr, roc.tpr, color=COLORS["tie"], lw=2.2,
+            label=f"ROC: TPR(FPR), area {roc_auc(y_true, y_score):.3f}")
+    ax.plot(gain.rate, gain.tpr, color=COLORS["curve"], lw=1.4, ls=(0, (4, 2)),
+            label=f"gain: TPR(PR), area {gain_auc(y_true, y_score):.3f}")
+    _unit_square(ax, "FPR (ROC) or PR (gain)", "TPR")
+    ax.legend(loc="lower right")
+    if title:
+        ax.set_title(title)
+    return ax
