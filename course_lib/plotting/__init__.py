@@ -19,3 +19,18 @@ __all__ = ["BOOK_RC", "COLORS", "new_axes", "use_book_style", "plot_roc_grid"]
 # Each topic adds its block below:
 #   from .topic import plot_a, plot_b
 #   __all__ += ["plot_a", "plot_b"]
+
+from .gains import (
+    plot_gain_curve,
+    plot_gain_vs_roc,
+    plot_ks_curve,
+    plot_lift_curve,
+    plot_profit_curve,
+)
+__all__ += [
+    "plot_gain_curve",
+    "plot_gain_vs_roc",
+    "plot_ks_curve",
+    "plot_lift_curve",
+    "plot_profit_curve",
+]
