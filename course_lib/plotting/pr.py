@@ -1,0 +1,323 @@
+"""Figures of precision-recall curves (chapter 7; source D's figure XA.8, source C's
+comparisons after Davis & Goadrich, 2006)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Mapping
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from ..pr import average_precision, pr_auc_trapezoid, pr_curve
+from ..roc import roc_auc, roc_curve
+from ._style import COLORS, new_axes
+
+__all__ = [
+    "plot_pr_curve",
+    "plot_pr_areas",
+    "plot_pr_interpolation",
+    "plot_roc_curves",
+    "plot_pr_curves",
+]
+
+#: Colours of several curves on one Axes, in order.
+_SERIES = (COLORS["curve"], COLORS["tie"], COLORS["point"], COLORS["text"])
+
+
+def _frac_label(x: Fraction) -> str:
+    return str(x) if x.denominator != 1 else str(x.numerator)
+
+
+def _legend_below(ax) -> None:
+    """A legend under the Axes, where it can hide no curve."""
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncols=1)
+
+
+def _unit_square(ax, xlabel: str, ylabel: str) -> None:
+    ax.set_xlim(-0.02, 1.02)
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_aspect("equal")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+
+
+def plot_pr_curve(
+    y_true: Any,
+    y_score: Any,
+    *,
+    ax=None,
+    threshold: float | None = None,
+    label: str | None = None,
+    title: str | None = None,
+):
+    """Draw a PR curve: the point of every threshold, joined in order by segments.
+
+    Lowering the threshold through the distinct scores gives one point
+    ``(recall, precision)`` per score (:func:`course_lib.pr_curve`); the points are
+    joined by straight segments in that order, as in source D's figure XA.8. No point
+    is drawn at recall 0, where precision is 0/0.
+
+    Parameters
+    ----------
+    y_true, y_score : array-like of shape (n,)
+        Labels 0/1 and scores; at least one positive.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure if None.
+    threshold : float, optional
+        Mark the point of the rule ``[score >= threshold]``, labelled with its exact
+        recall and precision.
+    label : str, optional
+        Legend label of the curve.
+    title : str, optional
+        Axes title.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> ax = plot_pr_curve([0, 1, 1, 0], [0.1, 0.9, 0.4, 0.5], threshold=0.45)
+    >>> ax.lines[0].get_xydata().tolist()
+    [[0.5, 1.0], [0.5, 0.5], [1.0, 0.6666666666666666], [1.0, 0.5]]
+    >>> ax.get_xlabel(), ax.get_ylabel()
+    ('recall R', 'precision P')
+    >>> plt.close(ax.get_figure())
+    """
+    c = pr_curve(y_true, y_score)
+    if ax is None:
+        _, ax = new_axes()
+    ax.plot(c.recall, c.precision, "-o", color=COLORS["curve"], lw=2, ms=4,
+            label=label, zorder=3)
+    if threshold is not None:
+        y = np.asarray(y_true).astype(bool)
+        called = np.asarray(y_score, dtype=float) >= float(threshold)
+        tp = int(np.count_nonzero(called & y))
+        fp = int(np.count_nonzero(called & ~y))
+        if tp + fp == 0:
+            raise ValueError(f"no object has a score >= {threshold}: precision is 0/0")
+        r, p = Fraction(tp, int(y.sum())), Fraction(tp, tp + fp)
+        ax.plot([float(r)], [float(p)], "o", ms=10, mfc="none", mec=COLORS["point"],
+                mew=2, zorder=4)
+        right = float(r) > 0.6  # near the right edge: write the label to the left
+        ax.annotate(f"θ = {threshold:g}: ({_frac_label(r)}, {_frac_label(p)})",
+                    (float(r), float(p)), xytext=(-10 if right else 10, -6),
+                    textcoords="offset points", ha="right" if right else "left",
+                    color=COLORS["point"], fontsize=9, va="top")
+    _unit_square(ax, "recall R", "precision P")
+    if label:
+        ax.legend(loc="lower left")
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+def plot_pr_areas(
+    y_true: Any,
+    y_score: Any,
+    *,
+    kind: str = "step",
+    ax=None,
+    title: str | None = None,
+):
+    """Shade one of the two areas under a PR curve: average precision or trapezoids.
+
+    ``kind="step"`` shades the average precision ``sum_n (R_n - R_{n-1}) P_n``: each
+    rise in recall is a rectangle at the precision reached at its end.
+    ``kind="trapezoid"`` shades the area under the points joined by straight segments,
+    starting at recall 0 with the precision of the first point
+    (:func:`course_lib.pr_auc_trapezoid`). The PR points are drawn on top.
+
+    Parameters
+    ----------
+    y_true, y_score : array-like of shape (n,)
+        Labels 0/1 and scores; at least one positive.
+    kind : {"step", "trapezoid"}
+        Which area to shade.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure if None.
+    title : str, optional
+        Axes title; by default the name of the area and its value.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> ax = plot_pr_areas([1, 0, 1], [0.9, 0.8, 0.7], kind="trapezoid")
+    >>> ax.get_title()
+    'trapezoids: 0.7917'
+    >>> plt.close(ax.get_figure())
+    """
+    if kind not in ("step", "trapezoid"):
+        raise ValueError(f"kind must be 'step' or 'trapezoid', got {kind!r}")
+    c = pr_curve(y_true, y_score)
+    x = np.r_[0.0, c.recall]
+    p = np.r_[c.precision[0], c.precision]
+    if ax is None:
+        _, ax = new_axes()
+    if kind == "step":
+        ax.fill_between(x, p, 0, step="pre", color=COLORS["shade"], lw=0, zorder=1)
+        ax.step(x, p, where="pre", color=COLORS["curve"], lw=1.2, zorder=2)
+        default = f"average precision: {average_precision(y_true, y_score):.4f}"
+    else:
+        ax.fill_between(x, p, 0, color=COLORS["shade"], lw=0, zorder=1)
+        ax.plot(x, p, color=COLORS["curve"], lw=1.2, zorder=2)
+        default = f"trapezoids: {pr_auc_trapezoid(y_true, y_score):.4f}"
+    ax.plot(c.recall, c.precision, "o", color=COLORS["curve"], ms=4, zorder=3)
+    _unit_square(ax, "recall R", "precision P")
+    ax.set_title(default if title is None else title)
+    return ax
+
+
+def plot_pr_interpolation(
+    recall_linear: Any,
+    precision_linear: Any,
+    recall_achievable: Any,
+    precision_achievable: Any,
+    *,
+    ax=None,
+    unit_square: bool = True,
+    title: str | None = None,
+):
+    """Compare straight lines between PR points with the achievable PR curve.
+
+    The first pair of arrays are PR points joined by straight segments (dashed); the
+    second pair is the achievable curve between the same points (solid, with markers),
+    e.g. from :func:`course_lib.achievable_pr`. The gap between them, the area that
+    straight lines add, is shaded.
+
+    Parameters
+    ----------
+    recall_linear, precision_linear : array-like
+        Points joined by straight segments, by increasing recall.
+    recall_achievable, precision_achievable : array-like
+        The achievable curve, by increasing recall.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure if None.
+    unit_square : bool
+        Show the whole unit square; if False, zoom on the points (equal aspect).
+    title : str, optional
+        Axes title.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> ax = plot_pr_interpolation([0.25, 0.5], [0.5, 0.25],
+    ...                            [0.25, 0.375, 0.5], [0.5, 0.3, 0.25])
+    >>> [line.get_label() for line in ax.get_lines()]
+    ['straight line', 'achievable']
+    >>> plt.close(ax.get_figure())
+    """
+    rl = np.asarray(recall_linear, dtype=float)
+    pl = np.asarray(precision_linear, dtype=float)
+    ra = np.asarray(recall_achievable, dtype=float)
+    pa = np.asarray(precision_achievable, dtype=float)
+    if ax is None:
+        _, ax = new_axes()
+    lo, hi = max(rl[0], ra[0]), min(rl[-1], ra[-1])
+    grid = np.union1d(rl, ra)
+    grid = grid[(grid >= lo) & (grid <= hi)]
+    ax.fill_between(grid, np.interp(grid, rl, pl), np.interp(grid, ra, pa),
+                    color=COLORS["tie"], alpha=0.25, lw=0, zorder=1)
+    ax.plot(rl, pl, "--o", color=COLORS["tie"], lw=1.6, ms=4, label="straight line",
+            zorder=2)
+    ax.plot(ra, pa, "-", color=COLORS["curve"], lw=2, marker="o", ms=3,
+            label="achievable", zorder=3)
+    if unit_square:
+        _unit_square(ax, "recall R", "precision P")
+    else:
+        xs, ys = np.r_[rl, ra], np.r_[pl, pa]
+        half = 0.55 * max(np.ptp(xs), np.ptp(ys))
+        cx, cy = (xs.min() + xs.max()) / 2, (ys.min() + ys.max()) / 2
+        ax.set_xlim(cx - half, cx + half)
+        ax.set_ylim(cy - half, cy + half)
+        ax.set_aspect("equal")
+        ax.set_xlabel("recall R")
+        ax.set_ylabel("precision P")
+    ax.legend(loc="upper right")
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+def plot_roc_curves(curves: Mapping[str, tuple[Any, Any]], *, ax=None,
+                    title: str | None = None):
+    """Draw several ROC curves on one Axes, the AUC of each in a legend below.
+
+    Parameters
+    ----------
+    curves : mapping of str to (y_true, y_score)
+        One curve per entry; the key names it in the legend. Different entries may
+        have different labels (a thinned sample, say).
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure if None.
+    title : str, optional
+        Axes title.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> ax = plot_roc_curves({"a": ([0, 1, 1, 0], [0.1, 0.9, 0.4, 0.5])})
+    >>> ax.get_legend().get_texts()[0].get_text()
+    'a (AUC 0.750)'
+    >>> plt.close(ax.get_figure())
+    """
+    if ax is None:
+        _, ax = new_axes()
+    ax.plot([0, 1], [0, 1], ":", color=COLORS["grid"], lw=1, zorder=1)
+    for k, (name, (y, s)) in enumerate(curves.items()):
+        c = roc_curve(y, s)
+        ax.plot(c.fpr, c.tpr, color=_SERIES[k % len(_SERIES)], lw=1.8, zorder=2 + k,
+                label=f"{name} (AUC {roc_auc(y, s):.3f})")
+    _unit_square(ax, "FPR", "TPR")
+    _legend_below(ax)
+    ax.set_title("ROC" if title is None else title)
+    return ax
+
+
+def plot_pr_curves(curves: Mapping[str, tuple[Any, Any]], *, ax=None,
+                   title: str | None = None):
+    """Draw several PR curves on one Axes, the average precision of each below.
+
+    Each curve is its PR points joined in order by segments (as
+    :func:`plot_pr_curve`, without markers).
+
+    Parameters
+    ----------
+    curves : mapping of str to (y_true, y_score)
+        One curve per entry; the key names it in the legend.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure if None.
+    title : str, optional
+        Axes title.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> ax = plot_pr_curves({"a": ([0, 1, 1, 0], [0.1, 0.9, 0.4, 0.5])})
+    >>> ax.get_legend().get_texts()[0].get_text()
+    'a (AP 0.833)'
+    >>> plt.close(ax.get_figure())
+    """
+    if ax is None:
+        _, ax = new_axes()
+    for k, (name, (y, s)) in enumerate(curves.items()):
+        c = pr_curve(y, s)
+        ax.plot(c.recall, c.precision, color=_SERIES[k % len(_SERIES)], lw=1.8,
+                zorder=2 + k, label=f"{name} (AP {average_precision(y, s):.3f})")
+    _unit_square(ax, "recall R", "precision P")
+    _legend_below(ax)
+    ax.set_title("PR" if title is None else title)
+    return ax
