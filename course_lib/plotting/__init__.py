@@ -34,3 +34,6 @@ __all__ += [
     "plot_lift_curve",
     "plot_profit_curve",
 ]
+
+from .pr import plot_pr_areas, plot_pr_curve, plot_pr_curves, plot_pr_interpolation, plot_roc_curves
+__all__ += ["plot_pr_areas", "plot_pr_curve", "plot_pr_curves", "plot_pr_interpolation", "plot_roc_curves"]
