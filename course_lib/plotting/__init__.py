@@ -37,3 +37,16 @@ __all__ += [
 
 from .pr import plot_pr_areas, plot_pr_curve, plot_pr_curves, plot_pr_interpolation, plot_roc_curves
 __all__ += ["plot_pr_areas", "plot_pr_curve", "plot_pr_curves", "plot_pr_interpolation", "plot_roc_curves"]
+
+from .confusion import (
+    plot_confusion_matrix,
+    plot_log_loss,
+    plot_means_along_recall,
+    plot_pr_mean_contours,
+)
+__all__ += [
+    "plot_confusion_matrix",
+    "plot_log_loss",
+    "plot_means_along_recall",
+    "plot_pr_mean_contours",
+]
