@@ -50,3 +50,6 @@ __all__ += [
     "plot_means_along_recall",
     "plot_pr_mean_contours",
 ]
+
+from .lorenz import plot_cap, plot_lorenz, plot_lorenz_curves
+__all__ += ["plot_cap", "plot_lorenz", "plot_lorenz_curves"]
