@@ -53,3 +53,20 @@ __all__ += [
 
 from .lorenz import plot_cap, plot_lorenz, plot_lorenz_curves
 __all__ += ["plot_cap", "plot_lorenz", "plot_lorenz_curves"]
+
+from .models import (
+    SHARE_STYLES,
+    plot_auc_pr_by_share,
+    plot_binarized_roc,
+    plot_ks_chart,
+    plot_model_curve,
+    plot_score_densities,
+)
+__all__ += [
+    "SHARE_STYLES",
+    "plot_auc_pr_by_share",
+    "plot_binarized_roc",
+    "plot_ks_chart",
+    "plot_model_curve",
+    "plot_score_densities",
+]
