@@ -20,23 +20,8 @@ __all__ = ["BOOK_RC", "COLORS", "new_axes", "use_book_style", "plot_roc_grid"]
 #   from .topic import plot_a, plot_b
 #   __all__ += ["plot_a", "plot_b"]
 
-from .gains import (
-    plot_gain_curve,
-    plot_gain_vs_roc,
-    plot_ks_curve,
-    plot_lift_curve,
-    plot_profit_curve,
-)
-__all__ += [
-    "plot_gain_curve",
-    "plot_gain_vs_roc",
-    "plot_ks_curve",
-    "plot_lift_curve",
-    "plot_profit_curve",
-]
-
-from .pr import plot_pr_areas, plot_pr_curve, plot_pr_curves, plot_pr_interpolation, plot_roc_curves
-__all__ += ["plot_pr_areas", "plot_pr_curve", "plot_pr_curves", "plot_pr_interpolation", "plot_roc_curves"]
+from .lorenz import plot_cap, plot_lorenz, plot_lorenz_curves
+__all__ += ["plot_cap", "plot_lorenz", "plot_lorenz_curves"]
 
 from .confusion import (
     plot_confusion_matrix,
@@ -50,9 +35,6 @@ __all__ += [
     "plot_means_along_recall",
     "plot_pr_mean_contours",
 ]
-
-from .lorenz import plot_cap, plot_lorenz, plot_lorenz_curves
-__all__ += ["plot_cap", "plot_lorenz", "plot_lorenz_curves"]
 
 from .models import (
     SHARE_STYLES,
@@ -70,3 +52,24 @@ __all__ += [
     "plot_model_curve",
     "plot_score_densities",
 ]
+
+from .auc import plot_roc_overlay, plot_score_scales, plot_thinning, plot_weighted_grid
+__all__ += ["plot_roc_overlay", "plot_score_scales", "plot_thinning", "plot_weighted_grid"]
+
+from .gains import (
+    plot_gain_curve,
+    plot_gain_vs_roc,
+    plot_ks_curve,
+    plot_lift_curve,
+    plot_profit_curve,
+)
+__all__ += [
+    "plot_gain_curve",
+    "plot_gain_vs_roc",
+    "plot_ks_curve",
+    "plot_lift_curve",
+    "plot_profit_curve",
+]
+
+from .pr import plot_pr_areas, plot_pr_curve, plot_pr_curves, plot_pr_interpolation, plot_roc_curves
+__all__ += ["plot_pr_areas", "plot_pr_curve", "plot_pr_curves", "plot_pr_interpolation", "plot_roc_curves"]
