@@ -80,6 +80,7 @@ def test_chapter1_slide_pairs_of_precision_and_recall(g):
     assert g["f1_b"] == "'1/3'"
     assert float(g["f1_d"]) == pytest.approx(0.24, abs=1e-15)
     assert float(g["amean_a"]) == pytest.approx(float(g["amean_c"]), abs=1e-15)
+    assert float(g["amean_b"]) == pytest.approx(0.6, abs=1e-15)
     assert float(g["prm1_a"]) == pytest.approx(float(g["prm1_c"]), abs=1e-15)
 
 
