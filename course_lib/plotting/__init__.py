@@ -73,3 +73,22 @@ __all__ += [
 
 from .pr import plot_pr_areas, plot_pr_curve, plot_pr_curves, plot_pr_interpolation, plot_roc_curves
 __all__ += ["plot_pr_areas", "plot_pr_curve", "plot_pr_curves", "plot_pr_interpolation", "plot_roc_curves"]
+
+from .cost import (
+    plot_cost_band,
+    plot_cost_curves,
+    plot_cost_difference,
+    plot_cost_envelope,
+    plot_cost_lines,
+    plot_roc_hull,
+    plot_roc_points,
+)
+__all__ += [
+    "plot_cost_band",
+    "plot_cost_curves",
+    "plot_cost_difference",
+    "plot_cost_envelope",
+    "plot_cost_lines",
+    "plot_roc_hull",
+    "plot_roc_points",
+]
