@@ -92,3 +92,6 @@ __all__ += [
     "plot_roc_hull",
     "plot_roc_points",
 ]
+
+from .pitfalls import plot_feature_classes, plot_ranking_strip, plot_roc_shape
+__all__ += ["plot_feature_classes", "plot_ranking_strip", "plot_roc_shape"]
