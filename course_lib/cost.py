@@ -31,6 +31,8 @@ from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
+from .roc import COLLINEAR_TOL
+
 __all__ = [
     "CostLine",
     "CostPoint",
@@ -335,8 +337,9 @@ def cost_lower_envelope(fpr: Any, tpr: Any) -> CostEnvelope:
 
     Sorted by slope ``1 - TPR - FPR`` (decreasing), the lines are kept on a stack,
     and a line is dropped when the next one meets the line before it at or below
-    it; the test is the sign of a 2x2 determinant of ROC coordinates, exact for
-    points on a grid like ``i/64``.
+    it; the test is the sign of a 2x2 determinant of ROC coordinates, with the
+    tolerance ``course_lib.roc.COLLINEAR_TOL`` (1e-14) so that float rates of a sample
+    are judged as their exact fractions would be.
 
     Parameters
     ----------
@@ -360,21 +363,29 @@ def cost_lower_envelope(fpr: Any, tpr: Any) -> CostEnvelope:
     ([0.0, 0.25, 1.0], [0.0, 0.75, 1.0])
     >>> e.pcf.tolist(), e.nec.tolist()
     ([0.0, 0.25, 0.75, 1.0], [0.0, 0.25, 0.25, 0.0])
+
+    A point in the middle of a hull edge (here 0.15, 0.65, on the chord of its
+    neighbours up to float rounding) is optimal at one PCF only and is left out:
+
+    >>> cost_lower_envelope([0.1, 0.15, 0.2], [0.5, 0.65, 0.8]).fpr.tolist()
+    [0.0, 0.1, 0.2, 1.0]
     """
     f, t = _roc_points(fpr, tpr)
     f = np.concatenate(([0.0, 1.0], f))
     t = np.concatenate(([0.0, 1.0], t))
     # by slope 1 - t - f decreasing (t + f increasing); equal slopes: lowest line first
-    order = np.lexsort((f, t + f))
+    # (slopes rounded, so that float sums like 0.35 + 0.7 and 0.15 + 0.9 tie as they
+    # should and the lower line, the one with the smaller FPR, comes first)
+    order = np.lexsort((f, np.round(t + f, 12)))
     points: list[tuple[float, float]] = []
     for x, y in zip(f[order].tolist(), t[order].tolist()):
-        if points and points[-1][0] + points[-1][1] == x + y:
+        if points and abs(points[-1][0] + points[-1][1] - (x + y)) <= COLLINEAR_TOL:
             continue  # parallel to the line before and not lower (higher FPR)
         while len(points) >= 2:
             (x1, y1), (x2, y2) = points[-2], points[-1]
             # the middle line is useless when the middle point is on or below the
             # chord of its neighbours in ROC space
-            if (x2 - x1) * (y - y1) - (y2 - y1) * (x - x1) >= 0:
+            if (x2 - x1) * (y - y1) - (y2 - y1) * (x - x1) >= -COLLINEAR_TOL:
                 points.pop()
             else:
                 break

@@ -51,6 +51,10 @@ __all__ = [
 
 # Pairs compared at once by auc_pairwise: 2**22 pairs use 4 MiB per boolean block.
 _PAIR_BLOCK = 2**22
+# Collinearity tolerance of the hull: for ROC rates i/m0, j/m1 the cross product of
+# two chords is a multiple of 1/(m0 m1), so a gap of 1e-14 separates rounding error
+# (about 1e-16) from a real turn whenever m0 * m1 < 1e13.
+COLLINEAR_TOL = 1e-14
 
 
 class RocStep(NamedTuple):
@@ -482,7 +486,10 @@ def roc_convex_hull(fpr: Any, tpr: Any) -> RocHull:
     -------
     RocHull
         ``(fpr, tpr, area)``: the hull's vertices by increasing FPR (collinear and
-        duplicate points removed) and the area under it. It starts with the lowest
+        duplicate points removed; a point counts as on a chord when it is within
+        ``COLLINEAR_TOL`` = 1e-14 of it, so that the float rates of a sample, multiples of
+        1/m0 and 1/m1, are judged as exact fractions would be whenever
+        ``m0 * m1 < 1e13``) and the area under it. It starts with the lowest
         point of the smallest FPR (so a ROC curve's hull keeps its vertex (0, 0)) and
         ends with the highest point of the largest FPR.
 
@@ -493,6 +500,12 @@ def roc_convex_hull(fpr: Any, tpr: Any) -> RocHull:
     >>> h = roc_convex_hull([0, 0, 0.5, 1], [0, 0.5, 0.25, 1])
     >>> h.fpr.tolist(), h.tpr.tolist(), h.area
     ([0.0, 0.0, 1.0], [0.0, 0.5, 1.0], 0.75)
+
+    (0.15, 0.65) lies on the chord from (0.1, 0.5) to (0.2, 0.8), although float
+    rounding puts it a hair above:
+
+    >>> roc_convex_hull([0, 0.1, 0.15, 0.2, 1], [0, 0.5, 0.65, 0.8, 1]).fpr.tolist()
+    [0.0, 0.1, 0.2, 1.0]
     """
     xs = check_scores(fpr, name="fpr")
     ys = check_scores(tpr, name="tpr")
@@ -505,7 +518,7 @@ def roc_convex_hull(fpr: Any, tpr: Any) -> RocHull:
             continue
         while len(hull) >= 2:
             (ax, ay), (bx, by) = hull[-2], hull[-1]
-            if (bx - ax) * (py - ay) - (by - ay) * (px - ax) >= 0:
+            if (bx - ax) * (py - ay) - (by - ay) * (px - ax) >= -COLLINEAR_TOL:
                 hull.pop()  # b is on or below the chord a -> p
             else:
                 break

@@ -367,3 +367,32 @@ def test_scalars_are_python_floats():
     ):
         assert type(value) is float
     assert isinstance(cost_curve([0.1], [0.5], [0.3]), np.ndarray)
+
+
+def test_hull_and_envelope_drop_a_midpoint_of_an_edge_despite_float_rounding():
+    """(0.15, 0.65) is on the chord (0.1, 0.5)-(0.2, 0.8) exactly, but its float cross
+    product is a hair positive; both the ROC hull and the cost envelope must drop it,
+    and no envelope piece may have zero length."""
+    from course_lib import cost_lower_envelope, roc_convex_hull
+
+    hull = roc_convex_hull([0, 0.1, 0.15, 0.2, 1], [0, 0.5, 0.65, 0.8, 1])
+    assert hull.fpr.tolist() == [0.0, 0.1, 0.2, 1.0]
+    env = cost_lower_envelope([0.1, 0.15, 0.2], [0.5, 0.65, 0.8])
+    assert env.fpr.tolist() == [0.0, 0.1, 0.2, 1.0]
+    assert (np.diff(env.pcf) > 0).all()
+
+
+def test_envelope_is_the_hull_on_decimal_grids():
+    """Rates that are multiples of 1/20 and 1/30 (not binary fractions)."""
+    from course_lib import cost_lower_envelope, roc_convex_hull
+
+    rng = np.random.default_rng(20)
+    for _ in range(300):
+        k = int(rng.integers(1, 12))
+        f = rng.integers(0, 21, k) / 20
+        t = rng.integers(0, 31, k) / 30
+        hull = roc_convex_hull(np.r_[0, f, 1], np.r_[0, t, 1])
+        env = cost_lower_envelope(f, t)
+        assert (np.diff(env.pcf) > 0).all()
+        on_hull = set(zip(hull.fpr.tolist(), hull.tpr.tolist()))
+        assert set(zip(env.fpr.tolist(), env.tpr.tolist())) <= on_hull
