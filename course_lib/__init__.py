@@ -217,3 +217,6 @@ __all__ += [
     "trivial_cost",
     "vertical_average",
 ]
+
+from .optimize import rank_average, soft_auc, soft_auc_gradient
+__all__ += ["rank_average", "soft_auc", "soft_auc_gradient"]
