@@ -95,3 +95,18 @@ __all__ += [
 
 from .pitfalls import plot_feature_classes, plot_ranking_strip, plot_roc_shape
 __all__ += ["plot_feature_classes", "plot_ranking_strip", "plot_roc_shape"]
+
+from .optimize import (
+    plot_auc_landscape,
+    plot_linear_scorers,
+    plot_sigmoid_surrogates,
+    plot_surrogate_gap,
+    plot_training_curves,
+)
+__all__ += [
+    "plot_auc_landscape",
+    "plot_linear_scorers",
+    "plot_sigmoid_surrogates",
+    "plot_surrogate_gap",
+    "plot_training_curves",
+]
