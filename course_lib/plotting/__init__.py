@@ -110,3 +110,18 @@ __all__ += [
     "plot_surrogate_gap",
     "plot_training_curves",
 ]
+
+from .sampling import (
+    plot_auc_spread,
+    plot_empirical_curves,
+    plot_intervals,
+    plot_mean_sd,
+    plot_sample_histogram,
+)
+__all__ += [
+    "plot_auc_spread",
+    "plot_empirical_curves",
+    "plot_intervals",
+    "plot_mean_sd",
+    "plot_sample_histogram",
+]
