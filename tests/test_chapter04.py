@@ -25,6 +25,23 @@ def test_chapter4_auc_is_a_step_function(g):
     by exactly 1/25 at each of them (computed with exact fractions)."""
     assert (g["m_small"], g["n_swaps"], g["jump"]) == ("25", "50", "'1/25'")
     assert "jump sizes: ['-1/25', '1/25']" in cell_text(CH4)
+    # over the full turn, AUC(phi + 180) = 1 - AUC(phi): the extremes add up to 1
+    assert (g["auc_small_min"], g["auc_small_max"]) == ("'3/25'", "'22/25'")
+
+
+def test_chapter4_key_values_of_the_experiments(g):
+    """The values the prose reports, pinned (fixed seeds): the training and test AUCs of
+    the two directions, the pair model and the rank average."""
+    assert float(g["angle_lr"]) == pytest.approx(43.2838, abs=1e-4)
+    assert float(g["angle_soft"]) == pytest.approx(-0.2631, abs=1e-4)
+    assert float(g["test_lr"]) == pytest.approx(0.7671, abs=1e-4)
+    assert float(g["test_soft"]) == pytest.approx(0.8182, abs=1e-4)
+    assert float(g["soft_t1_b1"]) == pytest.approx(0.5410, abs=1e-4)
+    assert float(g["gap_cont_100"]) == pytest.approx(1.935e-4, rel=1e-3)
+    assert float(g["bound_cont_100"]) == pytest.approx(5.088e-3, rel=1e-3)
+    assert float(g["auc_rank"]) == pytest.approx(0.8571, abs=1e-4)
+    assert float(g["auc_mean_exp"]) == pytest.approx(0.7623, abs=1e-4)
+    assert float(g["angle_b100_180"]) == pytest.approx(179.6708, abs=1e-4)
 
 
 def test_chapter4_surrogate_on_table1(g):
