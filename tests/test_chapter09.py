@@ -179,3 +179,21 @@ def test_band_and_difference_figures():
     assert labels == ["no difference", "difference", "operating condition"]
     assert ax.get_lines()[-1].get_xdata()[0] == 0.3
     plt.close(ax.get_figure())
+
+
+def test_chapter9_pinned_values_of_the_prose():
+    """The values the prose reports, pinned (fixed seeds and the aSAH data): where S100beta
+    switches to "always positive", NDKA's largest gain, the ROC-averaging excess, the
+    bootstrap shift, interval and p-value at equal costs, and where the band excludes 0."""
+    g = glued(CH9)
+    assert float(g["s100b_trivial_from"]) == pytest.approx(0.8506, abs=1e-4)
+    assert float(g["ndka_best_gain"]) == pytest.approx(0.0021, abs=1e-4)
+    assert float(g["s100b_best_gain"]) == pytest.approx(0.1096, abs=1e-4)
+    assert float(g["excess_max"]) == pytest.approx(0.0432, abs=1e-4)
+    assert float(g["excess_at"]) == pytest.approx(0.665)
+    assert float(g["mean_shift"]) == pytest.approx(-0.0065, abs=1e-4)
+    assert (float(g["ci_eq_lo"]), float(g["ci_eq_hi"])) == pytest.approx(
+        (-18 / 113, 1 / 113), abs=1e-9)
+    assert float(g["p_boot"]) == pytest.approx(0.108)
+    assert (float(g["sig_from"]), float(g["sig_to"])) == pytest.approx((0.01, 0.30))
+    assert float(g["range_C_width"]) == pytest.approx(5 / 9 - 5 / 11)
