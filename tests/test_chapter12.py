@@ -84,6 +84,9 @@ def test_chapter12_feature_screening_misses_the_bump():
     assert float(g["mid_screen_x"]) < 0.05
     assert float(g["mid_auc_dist"]) == 1.0
     assert float(g["screen_mid_hat"]) > 0.3
+    # Out of sample (centre from one half, AUC on the other) the screen holds up.
+    assert float(g["screen_mid_out"]) > 0.3
+    assert abs(float(g["screen_mid_out"]) - float(g["screen_mid_hat"])) < 0.05
     assert float(g["q3_auc_dist"]) == 1.0
 
 
