@@ -112,7 +112,7 @@ def _empirical(kind: str, y: Any, s: Any) -> tuple[np.ndarray, np.ndarray]:
 
 def plot_empirical_curves(model, samples: Sequence[tuple[Any, Any]], *, kind: str,
                           pi: Any = None, ax=None, title: str | None = None,
-                          max_points: int = 300):
+                          max_points: int = 150):
     """Empirical curves of several samples (thin red) over the model's exact curve (blue).
 
     Source D, figs. XA.9 (gain), XA.10 (lift), XA.13 (ROC), XA.16 (PR) and
