@@ -38,3 +38,16 @@ def test_chapter2_walk_has_one_diagonal_step_for_the_tie():
     g = glued(CH2)
     assert g["n_steps"] == "6" and g["tie_ids"] == "'3 and 5'"
     assert (g["tie_from"], g["tie_to"]) == ("'(1/4, 2/3)'", "'(1/2, 1)'")
+
+
+def test_chapter2_prose_values_are_pinned():
+    """The counts, the threshold's node and the answers the prose reads from glue."""
+    g = glued(CH2)
+    assert (g["m"], g["m1"], g["m0"]) == ("7", "3", "4")
+    assert (g["tie_step"], g["tie_score"]) == ("4", "0.2")
+    assert (g["n_correct"], g["n_tied"], g["n_wrong"]) == ("9", "1", "2")
+    assert (g["fp"], g["tp"], g["called_ids"]) == ("1", "2", "'1, 4, 6'")
+    assert (g["node_step"], g["next_score"], g["node_score"]) == ("3", "0.2", "0.3")
+    assert g["auc_moved"] == "'5/6'"
+    # the prose says the random scorer's area "is not one half"
+    assert abs(float(g["auc_random"]) - 0.5) > 0.05
