@@ -17,6 +17,7 @@ COLORS = {
     "grid": "#9aa5b1",  # grid lines, reference diagonals
     "point": "#c92a2a",  # a chosen operating point
     "text": "#212529",
+    "alt": "#2b8a3e",  # a second series next to the curve, far from the reds
 }
 
 BOOK_RC = {
