@@ -40,3 +40,16 @@ def cell_text(path: Path) -> str:
             parts.append("".join(out.get("text", "")))
             parts.append("".join(out.get("data", {}).get("text/plain", "")))
     return "\n".join(parts)
+
+
+def stored(value):
+    """``value`` as a chapter stores it: floats rounded like every glued value.
+
+    The chapters glue through :func:`course_lib.notebook.glue`, which keeps
+    :data:`course_lib.notebook.SIGNIFICANT_DIGITS` significant digits; a fact test compares
+    the stored value with the exact one rounded the same way, so a change in any kept digit
+    fails.
+    """
+    from course_lib.notebook import round_significant
+
+    return round_significant(value)

@@ -3,7 +3,7 @@
 import re
 
 import pytest
-from notebook_tools import cell_text, chapter, glued
+from notebook_tools import cell_text, chapter, glued, stored
 
 CH2 = chapter("02_roc_grid")
 
@@ -27,7 +27,7 @@ def test_F12_chapter2_auc_is_19_24_three_ways():
     """F-12: AUC(Table 1) = 19/24 ~ 0.7917, the same by area, pairs and ranks."""
     g = glued(CH2)
     assert g["auc_exact"] == "'19/24'"
-    assert float(g["auc_float"]) == pytest.approx(19 / 24, abs=1e-15)
+    assert float(g["auc_float"]) == stored(19 / 24)
     assert float(g["auc_pairs_num"]) == 9.5 and g["n_pairs"] == "12"
     text = cell_text(CH2)
     for label in ("area of the path", "pairs counted", "Mann-Whitney U/(m1m0)"):

@@ -77,7 +77,8 @@ def test_chapter9_asah_s100b_against_ndka():
     r1, r2 = cl.roc_curve(y, s1), cl.roc_curve(y, s2)
     cross = float(g["cross"])
     assert 0.8 < cross < 0.9
-    assert cl.cost_difference(r1, r2, cross) == pytest.approx(0, abs=1e-12)
+    # the crossing is stored to 10 significant digits (course_lib.notebook)
+    assert cl.cost_difference(r1, r2, cross) == pytest.approx(0, abs=1e-10)
     assert cl.cost_difference(r1, r2, cross - 0.01) < 0 < cl.cost_difference(r1, r2, cross + 0.01)
     assert float(g["pcf_equal"]) == pytest.approx(41 / 113)
     assert float(g["nec_equal_s100b"]) == pytest.approx(29 / 113)

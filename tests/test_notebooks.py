@@ -49,3 +49,76 @@ def test_every_chapter_is_in_the_table_of_contents():
     for path in NOTEBOOKS:
         entry = f"{path.parent.name}/{path.stem}"
         assert entry in listed, f"{entry} is not in _toc.yml, so the book leaves it out"
+
+
+# -- Outputs that re-execute equal on every processor (issue: stored floats must not
+# depend on the machine). Floats are rounded where they are glued or printed
+# (course_lib.notebook); these tests keep it so.
+
+_FLOAT = re.compile(r"(?<![\w.])-?(\d+\.\d+(?:[eE][-+]?\d+)?)(?![\w.])")
+
+
+def _significant_digits(literal: str) -> int:
+    mantissa = re.split(r"[eE]", literal)[0].replace(".", "").lstrip("0")
+    return len(mantissa.rstrip("0")) if mantissa else 0
+
+
+def _long_floats(path):
+    from course_lib.notebook import SIGNIFICANT_DIGITS
+
+    found = []
+    for index, cell in enumerate(load(path)["cells"]):
+        for out in cell.get("outputs", []):
+            texts = [out.get("text", "")] + [
+                v for k, v in out.get("data", {}).items() if "svg" not in k and "image/" not in k
+            ]
+            for text in texts:
+                text = "".join(text) if isinstance(text, list) else str(text)
+                for literal in _FLOAT.findall(text):
+                    if _significant_digits(literal) > SIGNIFICANT_DIGITS:
+                        found.append((index, literal))
+    return found
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_no_stored_float_carries_processor_dependent_digits(path):
+    """Glued and printed floats keep at most SIGNIFICANT_DIGITS significant digits."""
+    assert _long_floats(path) == [], "round it: course_lib.notebook.glue / round_significant"
+
+
+def test_the_digit_check_sees_long_floats():
+    assert _significant_digits("0.9961601145884208") == 16
+    assert _significant_digits("0.9961601146") == 10
+    assert _significant_digits("21.62603178") == 10
+    assert _significant_digits("1.5e-07") == 2
+
+
+def test_nbval_catches_a_change_in_the_eighth_significant_digit(tmp_path):
+    """The guard bites: a stored glued value altered in its 8th significant digit fails
+    the notebook comparison, while the same notebook unaltered passes."""
+    import subprocess
+    import sys
+
+    source = ROOT / "notebooks" / "05_gini_economics.ipynb"
+    nb = load(source)
+    altered = False
+    for cell in nb["cells"]:
+        for out in cell.get("outputs", []):
+            if out.get("metadata", {}).get("scrapbook", {}).get("name") == "gini_5_float":
+                record = out["data"]["application/papermill.record/text/plain"]
+                assert record == "0.2222222222"
+                out["data"]["application/papermill.record/text/plain"] = "0.2222223222"
+                altered = True
+    assert altered
+    (tmp_path / "intact.ipynb").write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "altered.ipynb").write_text(json.dumps(nb, indent=1), encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", str(tmp_path),
+         "--nbval", "--nbval-sanitize-with", str(ROOT / "tests" / "nbval_sanitize.cfg"),
+         "intact.ipynb", "altered.ipynb"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=600,
+    )
+    failed = re.findall(r"^FAILED (\S+)", run.stdout, flags=re.M)
+    assert run.returncode == 1, run.stdout[-2000:]
+    assert failed == ["altered.ipynb::Cell"], run.stdout[-2000:]
+    assert "'0.2222223222' == '0.2222222222'" in run.stdout
