@@ -1,0 +1,3 @@
+"""Chapter 01 exercises."""
+
+EXERCISES: list = []

@@ -1,0 +1,3 @@
+"""Chapter 02 exercises."""
+
+EXERCISES: list = []

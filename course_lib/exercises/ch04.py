@@ -1,0 +1,3 @@
+"""Chapter 04 exercises."""
+
+EXERCISES: list = []

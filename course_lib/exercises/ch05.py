@@ -1,0 +1,3 @@
+"""Chapter 05 exercises."""
+
+EXERCISES: list = []

@@ -1,0 +1,3 @@
+"""Chapter 06 exercises."""
+
+EXERCISES: list = []

@@ -1,0 +1,3 @@
+"""Chapter 07 exercises."""
+
+EXERCISES: list = []

@@ -1,0 +1,3 @@
+"""Chapter 08 exercises."""
+
+EXERCISES: list = []

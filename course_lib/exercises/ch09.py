@@ -1,0 +1,3 @@
+"""Chapter 09 exercises."""
+
+EXERCISES: list = []

@@ -1,0 +1,3 @@
+"""Chapter 10 exercises."""
+
+EXERCISES: list = []

@@ -1,0 +1,3 @@
+"""Chapter 11 exercises."""
+
+EXERCISES: list = []

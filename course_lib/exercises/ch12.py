@@ -1,0 +1,3 @@
+"""Chapter 12 exercises."""
+
+EXERCISES: list = []

@@ -1,0 +1,3 @@
+"""Chapter 13 exercises."""
+
+EXERCISES: list = []
