@@ -894,3 +894,53 @@ def approx(value: Any, tol: float, *, mistakes: Sequence[Mistake] = (),
            hint: str = "") -> NumberChecker:
     """A NumberChecker for a float reference within ``tol``."""
     return NumberChecker(float(value), tol, tuple(mistakes), hint)
+
+
+def parts(**named: Checker) -> TupleChecker:
+    """A TupleChecker of named parts, in keyword order."""
+    return TupleChecker(tuple(named.values()), tuple(named))
+
+
+def with_whole_mistakes(checker: TupleChecker,
+                        *mistakes: tuple[Sequence[Any], str]) -> TupleChecker:
+    """Add whole-answer mistakes given as (the wrong tuple of values, hint)."""
+
+    def matcher(wrong: Sequence[Any]) -> Callable[[tuple], bool]:
+        def test(answer: tuple) -> bool:
+            for a, w in zip(answer, wrong):
+                if isinstance(w, str):
+                    if str(a).strip().lower() != w:
+                        return False
+                elif not same_number(as_number(a), as_number(w), 1e-9):
+                    return False
+            return True
+
+        return test
+
+    extra = tuple((matcher(w), hint) for w, hint in mistakes)
+    return TupleChecker(checker.parts, checker.names, checker.whole_mistakes + extra)
+
+
+def as_points(answer: Any) -> list[tuple[Fraction | float, Fraction | float]]:
+    """A list of (x, y) points from lists, tuples or an (n, 2) array; Reject otherwise."""
+    if isinstance(answer, np.ndarray):
+        answer = answer.tolist()
+    if isinstance(answer, tuple) and len(answer) == 2 and all(
+            isinstance(a, (list, tuple, np.ndarray)) for a in answer) and len(answer[0]) != 2:
+        answer = list(zip(answer[0], answer[1]))  # (xs, ys)
+    if not isinstance(answer, (list, tuple)):
+        raise Reject(f"expected a list of (x, y) points, got {describe(answer)}")
+    out = []
+    for p in answer:
+        if isinstance(p, np.ndarray):
+            p = p.tolist()
+        if not isinstance(p, (list, tuple)) or len(p) != 2:
+            raise Reject(f"each point must be a pair (x, y); got {describe(p)}")
+        out.append((as_number(p[0]), as_number(p[1])))
+    return out
+
+
+def same_points(a: Sequence[tuple], b: Sequence[tuple], tol: float = 1e-9) -> bool:
+    """Two lists of points equal within ``tol``."""
+    return len(a) == len(b) and all(
+        same_number(p[0], q[0], tol) and same_number(p[1], q[1], tol) for p, q in zip(a, b))

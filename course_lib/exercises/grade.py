@@ -45,6 +45,7 @@ import math
 import re
 import secrets
 import shutil
+import subprocess
 import sys
 import tempfile
 from collections.abc import Iterable, Sequence
@@ -193,7 +194,9 @@ async def _execute(nb: Any, exercises: Sequence[Exercise], cases: dict[str, list
     km = _kernel_manager(memory_mb)
     client = _make_client(nb, km, timeout, workdir)
     try:
-        await client.async_start_new_kernel(cwd=str(workdir), env=_kernel_env())
+        await client.async_start_new_kernel(cwd=str(workdir), env=_kernel_env(),
+                                            stdout=subprocess.DEVNULL,
+                                            stderr=subprocess.DEVNULL)
         await client.async_start_new_kernel_client()
     except Exception as exc:  # noqa: BLE001 - a kernel that cannot start
         run.died = True
@@ -231,9 +234,10 @@ async def _execute(nb: Any, exercises: Sequence[Exercise], cases: dict[str, list
             code = extraction_code(request)
             limit = CALL_LIMIT * sum(len(c) for c in cases.values()) + 30.0
             cell = nbformat.v4.new_code_cell(code)
+            nb.cells.append(cell)  # nbclient stores the executed cell back by its index
             client.timeout = int(math.ceil(limit))
             try:
-                await asyncio.wait_for(client.async_execute_cell(cell, len(nb.cells)),
+                await asyncio.wait_for(client.async_execute_cell(cell, len(nb.cells) - 1),
                                        limit + GRACE)
             except DeadKernelError:
                 run.died = True
@@ -285,10 +289,6 @@ async def _shutdown(client: Any, km: Any) -> None:
             await km._async_kill_kernel()  # noqa: SLF001 - last resort
         except Exception:  # noqa: BLE001
             pass
-    try:
-        km.cleanup_resources()
-    except Exception:  # noqa: BLE001
-        pass
 
 
 def _parse_result(cell: Any, marker: str, run: _Run) -> dict | None:
