@@ -670,6 +670,15 @@ class FunctionSpec:
     judge: Callable[[dict, Any, Any], str | None] = lambda case, e, g: numbers_close(e, g)
     wrong_versions: tuple[tuple[Callable[..., Any], str], ...] = ()
     signature: str = ""
+    #: (case, output_a, output_b) -> True when two outputs are the same; default: the
+    #: judge accepts one as the other. Needed when the judge checks a property.
+    same: Callable[[dict, Any, Any], bool] | None = None
+
+    def outputs_agree(self, case: dict, a: Any, b: Any) -> bool:
+        """Whether two outputs on ``case`` are the same (for telling mistakes apart)."""
+        if self.same is not None:
+            return self.same(case, a, b)
+        return self.judge(case, a, b) is None
 
 
 def _decode_output(output: Any) -> Any:
@@ -824,12 +833,12 @@ class Exercise:
             for case, given in zip(cases, outputs):
                 expected = _reference_output(spec.reference, case)
                 mistaken = _reference_output(wrong, case)
-                if spec.judge(case, expected, mistaken) is None:
+                if spec.outputs_agree(case, expected, mistaken):
                     continue  # this case does not tell the mistake apart
                 differs += 1
                 if _is_marker(given, "__timeout__") or _is_marker(given, "__skipped__"):
                     continue
-                if spec.judge(case, mistaken, given) is None:
+                if spec.outputs_agree(case, mistaken, given):
                     agrees += 1
             if differs and agrees == differs:
                 return hint
