@@ -112,6 +112,16 @@ def notebook_chapter(nb: Any, name: str = "") -> int | None:
     return int(match.group(1)) if match else None
 
 
+def _exercises(chapter: int | None) -> list[Exercise]:
+    """The chapter's exercises; none for an unknown or out-of-range chapter."""
+    if chapter is None:
+        return []
+    try:
+        return list(exercises_for(chapter))
+    except ValueError:
+        return []
+
+
 # --------------------------------------------------------------------------- kernel
 def _kernel_manager(memory_mb: int) -> Any:
     """An AsyncKernelManager whose kernel is ``_kernel.launch`` with the memory cap."""
@@ -402,12 +412,12 @@ async def _grade_one(path: Path, *, chapter: int | None, timeout: float, memory_
         if not isinstance(nb.get("cells"), list):
             raise ValueError("no cells")
     except Exception as exc:  # noqa: BLE001 - any unreadable file
-        expected = exercises_for(chapter) if chapter is not None else []
+        expected = _exercises(chapter)
         return _rows_for_failure(student, expected, "invalid_notebook",
                                  f"not a readable notebook ({type(exc).__name__})")
     own = notebook_chapter(nb, path.name)
     target = chapter if chapter is not None else own
-    exercises = list(exercises_for(target)) if target is not None else []
+    exercises = _exercises(target)
     if chapter is not None and own is not None and own != chapter:
         return _rows_for_failure(student, exercises, "wrong_chapter",
                                  f"this is a notebook of chapter {own}, not {chapter}")
@@ -553,7 +563,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"no .ipynb files in {args.submissions}")
     if args.jobs < 1 or args.timeout <= 0 or args.memory_mb < 0:
         parser.error("--jobs must be >= 1, --timeout > 0 and --memory-mb >= 0")
-    if args.chapter is not None and not exercises_for(args.chapter):
+    if args.chapter is not None and not _exercises(args.chapter):
         parser.error(f"chapter {args.chapter} has no exercises")
     rows = grade_directory(args.submissions, jobs=args.jobs, timeout=args.timeout,
                            chapter=args.chapter, memory_mb=args.memory_mb, seed=args.seed,
