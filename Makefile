@@ -5,7 +5,7 @@
 #   make test               install, run every test: library, facts, notebooks (nbval), book, browser
 #   make notebooks          re-execute every chapter in place (for authors)
 #   make lab                start JupyterLab on notebooks/ (for instructors)
-#   make student-notebooks  copies of the chapters without outputs, in _build/student/
+#   make student-notebooks  student copies of the chapters (no outputs, no solutions), in _build/student/
 
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
@@ -44,10 +44,8 @@ lab: $(STAMP)
 	$(BIN)/jupyter lab --notebook-dir=notebooks
 
 student-notebooks: $(STAMP)
-	mkdir -p _build/student
-	$(BIN)/jupyter nbconvert --to notebook --ClearOutputPreprocessor.enabled=True \
-	  --output-dir _build/student $(NOTEBOOKS)
-	@echo "Notebooks without outputs: $(CURDIR)/_build/student"
+	$(BIN)/python -m course_lib.exercises.student --out-dir _build/student $(NOTEBOOKS)
+	@echo "Student copies (no outputs, solutions replaced by stubs): $(CURDIR)/_build/student"
 
 
 clean:
