@@ -797,8 +797,8 @@ class Exercise:
             return self._feedback(0.0, f"expected {len(cases)} outputs, got {len(outputs)}")
         failures = []
         outputs = [_decode_output(o) for o in outputs]
-        for i, (case, given) in enumerate(zip(cases, outputs)):
-            expected = _reference_output(spec.reference, case)
+        expected_all = [_reference_output(spec.reference, case) for case in cases]
+        for i, (case, given, expected) in enumerate(zip(cases, outputs, expected_all)):
             if _is_marker(given, "__timeout__"):
                 reason = f"did not finish within {CALL_TIME_LIMIT:g} s"
             elif _is_marker(given, "__skipped__"):
@@ -820,18 +820,18 @@ class Exercise:
                  f"Expected: {describe(expected)}",
                  f"Given: {_describe_output(given)}",
                  f"Why: {reason}"]
-        hint = self._function_mistake(cases, outputs)
+        hint = self._function_mistake(cases, outputs, expected_all)
         if hint:
             lines.append(f"Hint: {hint}")
         return self._feedback(0.0, "\n".join(lines))
 
-    def _function_mistake(self, cases: list[dict], outputs: list) -> str | None:
+    def _function_mistake(self, cases: list[dict], outputs: list,
+                          expected_all: list) -> str | None:
         spec = self.function
         assert spec is not None
         for wrong, hint in spec.wrong_versions:
             differs = agrees = 0
-            for case, given in zip(cases, outputs):
-                expected = _reference_output(spec.reference, case)
+            for case, given, expected in zip(cases, outputs, expected_all):
                 mistaken = _reference_output(wrong, case)
                 if spec.outputs_agree(case, expected, mistaken):
                     continue  # this case does not tell the mistake apart
@@ -853,6 +853,20 @@ def _describe_output(given: Any) -> str:
     if _is_marker(given, "__skipped__"):
         return "no output (not run)"
     return describe(given)
+
+
+def quiet(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap a reference function so it emits no warnings (one class -> nan, silently)."""
+    import functools
+    import warnings
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return func(*args, **kwargs)
+
+    return wrapper
 
 
 def _copy_case(case: dict) -> dict:

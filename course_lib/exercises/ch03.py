@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import roc_auc
 from . import _cases
-from ._core import FunctionSpec, Mistake, exact, function_exercise, value_exercise
+from ._core import quiet, FunctionSpec, Mistake, exact, function_exercise, value_exercise
 from ._hints import HINTS, auc_mistakes, auc_tie_version, auc_unweighted, keep_distinct
 
 TABLE1_Y = (0, 0, 0, 1, 1, 1, 0)
@@ -26,10 +26,12 @@ _w = [2 if v == 0 else 1 for v in TABLE1_Y]
 _auc_w = roc_auc(TABLE1_Y, TABLE1_B, sample_weight=_w, exact=True)
 
 
+@quiet
 def _auc_reference(y_true, y_score):
     return float(roc_auc(y_true, y_score))
 
 
+@quiet
 def _auc_weighted_reference(y_true, y_score, sample_weight):
     return float(roc_auc(y_true, y_score, sample_weight=sample_weight))
 

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 from .. import gini_normalized, gini_unnormalized, roc_auc
 from . import _cases
-from ._core import (FunctionSpec, Mistake, exact, function_exercise, parts,
+from ._core import (quiet, FunctionSpec, Mistake, exact, function_exercise, parts,
                     value_exercise, with_whole_mistakes)
 from ._hints import HINTS, auc_tie_version, gini_mistakes
 from .ch03 import TABLE1_B, TABLE1_TEXT, TABLE1_Y
@@ -20,6 +20,7 @@ _G2 = gini_normalized(_Y2, _B2, exact=True)
 _S2 = gini_unnormalized(_Y2, _B2, exact=True)
 
 
+@quiet
 def _gini_reference(y_true, y_score):
     return 2 * float(roc_auc(y_true, y_score)) - 1
 

@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import ks_statistic
 from . import _cases
-from ._core import (FunctionSpec, Mistake, exact, function_exercise, parts,
+from ._core import (quiet, FunctionSpec, Mistake, exact, function_exercise, parts,
                     value_exercise, with_whole_mistakes)
 from ._hints import HINTS, keep_distinct, ks_over_rate
 from .ch03 import TABLE1_B, TABLE1_TEXT, TABLE1_Y
@@ -26,6 +26,7 @@ def _profit(depth: int, revenue: int = 15, cost: int = 1) -> int:
 _BEST_DEPTH = max(range(1, 11), key=_profit)
 
 
+@quiet
 def _ks_reference(y_true, y_score):
     return float(ks_statistic(y_true, y_score))
 
