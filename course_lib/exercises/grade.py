@@ -54,7 +54,8 @@ from typing import Any
 
 import nbformat
 
-from course_lib.exercises import Exercise, Feedback, decode_answer, exercises_for
+from course_lib.exercises import (CALL_TIME_LIMIT, Exercise, Feedback, decode_answer,
+                                  exercises_for)
 from course_lib.exercises._kernel import extraction_code
 
 __all__ = [
@@ -72,7 +73,7 @@ STATUSES = ("graded", "missing", "error", "timeout", "kernel_died", "memory",
 COLUMNS = ("student", "exercise", "points", "max_points", "feedback", "status")
 KERNEL_NAME = "course-lib-grader"
 #: Seconds a function answer may spend on one hidden case (the notebooks' limit).
-CALL_LIMIT = 2.0
+CALL_LIMIT = CALL_TIME_LIMIT
 #: Seconds the grader waits beyond ``--timeout`` for an interrupted cell to stop.
 GRACE = 10.0
 _PROJECT = Path(__file__).resolve().parents[2]
