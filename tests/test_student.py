@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -49,6 +50,9 @@ def _assert_is_student_copy(original, copy_, chapter: int) -> None:
             assert cell.outputs == [] and cell.execution_count is None
     text = _sources(copy_)
     assert "{solution-start}" not in text and "{solution-end}" not in text
+    if ids:  # the answer cells call check: the copy must import it outside the solutions
+        assert re.search(r"^from course_lib\.exercises import .*\bcheck\b", text, re.M), (
+            "the student copy never imports check")
     for ex_id in ids:
         ex = REGISTRY[ex_id]
         assert ex.solution_code not in text, f"{ex_id}: the solution code is still there"

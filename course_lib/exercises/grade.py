@@ -184,6 +184,9 @@ def _make_client(nb: Any, km: Any, timeout: float, workdir: Path) -> Any:
         resources={"metadata": {"path": str(workdir)}}, skip_cells_with_tag="",
     )
     client.timeouts = []
+    # No IPython history file: parallel kernels would share one, and it would keep the
+    # students' code in the grading account's home.
+    client.extra_arguments = ["--HistoryManager.hist_file=:memory:"]
     return client
 
 
