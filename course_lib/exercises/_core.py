@@ -811,7 +811,7 @@ class Exercise:
             if reason is not None:
                 failures.append((_case_size(case), i, reason, expected, given))
         if not failures:
-            return self._feedback(1.0, f"correct on all {len(cases)} hidden cases")
+            return self._feedback(1.0, "correct on every hidden case")
         failures.sort(key=lambda f: (f[0], f[1]))
         size, i, reason, expected, given = failures[0]
         shown = ", ".join(f"{k}={describe(v)}" for k, v in cases[i].items())

@@ -307,7 +307,8 @@ Answer a tuple (KS, threshold, PR, depends on the balance: `True`/`False`).
                       "best = sympy.solve(sympy.diff(gap, theta), theta)[0]\n"
                       "tpr, fpr = 1 - best**2, (1 - best)**2\n"
                       "pi = sympy.Rational(1, 10)\n"
-                      "ks_rare = (gap.subs(theta, best), best, pi * tpr + (1 - pi) * fpr, False)",
+                      "positive_rate = pi * tpr + (1 - pi) * fpr\n"
+                      "ks_rare = (gap.subs(theta, best), best, positive_rate, False)",
         solution=(Fraction(1, 2), Fraction(1, 2), Fraction(3, 10), False),
         checker=parts(
             ks=exact(Fraction(1, 2)),
