@@ -5,7 +5,7 @@
 #   make test               install, run every test: library, facts, notebooks (nbval), book, browser
 #   make notebooks          re-execute every chapter in place (for authors)
 #   make lab                start JupyterLab on notebooks/ (for instructors)
-#   make student-notebooks  copies of the chapters without outputs, in _build/student/
+#   make student-notebooks  student copies of the chapters (no outputs, no solutions), in _build/student/
 #   make test-other-cpu     re-run the notebook comparison as another processor would (CI)
 
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
@@ -56,23 +56,9 @@ notebooks: $(STAMP)
 lab: $(STAMP)
 	$(BIN)/jupyter lab --notebook-dir=notebooks
 
-student-# The stored outputs must not depend on the processor that produced them. This re-runs the
-# notebook comparison with other code paths for the same arithmetic: OpenBLAS's kernels for
-# an old core (Prescott: SSE3, no AVX) and numpy's SIMD loops without the AVX2/FMA3 group.
-# On x86-64 this changes np.dot, np.linalg.norm, matrix products and numpy's vectorized
-# transcendental functions in their last bits, so a stored float with all 17 digits fails
-# here (it did for 18 cells before the chapters rounded what they glue).
-OTHER_CPU := OPENBLAS_CORETYPE=Prescott NPY_DISABLE_CPU_FEATURES=X86_V3
-
-test-other-cpu: $(STAMP)
-	$(OTHER_CPU) $(BIN)/python -m pytest -p no:cacheprovider $(NOTEBOOKS) $(BOOK_NOTEBOOKS) \
-	  --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
-
-notebooks: $(STAMP)
-	mkdir -p _build/student
-	$(BIN)/jupyter nbconvert --to notebook --ClearOutputPreprocessor.enabled=True \
-	  --output-dir _build/student $(NOTEBOOKS)
-	@echo "Notebooks without outputs: $(CURDIR)/_build/student"
+student-notebooks: $(STAMP)
+	$(BIN)/python -m course_lib.exercises.student --out-dir _build/student $(NOTEBOOKS)
+	@echo "Student copies (no outputs, solutions replaced by stubs): $(CURDIR)/_build/student"
 
 
 clean:

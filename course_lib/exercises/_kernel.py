@@ -1,0 +1,165 @@
+"""The grader's side of a student's kernel: how it is started, and what the grader asks it.
+
+Two pieces run in the kernel process of a submission, never in the grader's process:
+
+* :func:`launch` starts the kernel (``python -m course_lib.exercises._kernel``) with a
+  cap on its address space (``resource.setrlimit(RLIMIT_AS)``), so an allocation of
+  10 GB raises ``MemoryError`` in the student's cell instead of exhausting the machine.
+  The cap is set before ipykernel starts and is inherited by anything the kernel spawns.
+* :func:`extract` runs once, after the student's cells, in a cell the grader sends. It
+  reads each exercise's answer variable from the notebook's namespace, encodes it with
+  :func:`~course_lib.exercises.encode_answer` and, for a function answer, calls the
+  student's function on the hidden cases the grader sent in (each call time-limited).
+  It prints one line: the grader's random marker followed by JSON.
+
+What can be trusted, and why: nothing the kernel reports is trusted as a *verdict*. The
+kernel only reports *values* (answers, and outputs of the student's function); the
+grader decodes them defensively (:func:`course_lib.exercises.decode_answer` never
+evaluates code) and judges them in its own process against references computed there.
+A student who patches ``check``, ``Fraction.__eq__``, ``numpy.isclose``, ``json`` or
+even this module can at most change the values reported, which is no more than writing
+a different answer; making a wrong value pass would need a change to the grader's
+process, which the kernel cannot reach. The marker is random per submission and sent only
+after the student's cells ran, so nothing a student cell printed is ever read as a
+result; a result line printed twice (a hook imitating the grader) voids the extraction.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+__all__ = ["extract", "extraction_code", "launch"]
+
+
+def _case_size(case: dict) -> int:
+    return sum(len(v) if isinstance(v, (list, tuple)) else 1 for v in case.values())
+
+
+def _copy_case(case: dict) -> dict:
+    return {k: (list(v) if isinstance(v, list) else v) for k, v in case.items()}
+
+
+def _error_text(exc: BaseException) -> str:
+    try:
+        return f"{type(exc).__name__}: {exc}"[:500]
+    except Exception:  # noqa: BLE001 - a hostile __str__
+        return type(exc).__name__
+
+
+def _encode(value: Any) -> dict:
+    from course_lib.exercises import encode_answer
+
+    try:
+        encoded = encode_answer(value)
+        json.dumps(encoded)  # must survive the trip
+        return encoded
+    except Exception as exc:  # noqa: BLE001 - an odd object is the student's answer
+        return {"type": "unsupported", "repr": f"could not encode the answer: {_error_text(exc)}"}
+
+
+def _run_cases(func: Any, cases: list[dict], limit: float) -> list:
+    """Outputs of ``func`` on ``cases``, smallest case first, stopping at a timeout.
+
+    Mirrors :meth:`course_lib.exercises.Exercise.check` in a notebook: a case not run
+    because an earlier one timed out is ``{"__skipped__": True}``.
+    """
+    from course_lib.exercises._core import call_with_limit
+
+    outputs: list = [{"__skipped__": True}] * len(cases)
+    order = sorted(range(len(cases)), key=lambda i: _case_size(cases[i]))
+    for i in order:
+        out = call_with_limit(func, _copy_case(cases[i]), limit)
+        if isinstance(out, dict) and ("__error__" in out or "__timeout__" in out):
+            outputs[i] = {k: out[k] for k in ("__error__", "__timeout__") if k in out}
+        else:
+            outputs[i] = _encode(out)
+        if isinstance(out, dict) and "__timeout__" in out:
+            break
+    return outputs
+
+
+def extract(user_ns: dict, request_json: str) -> None:
+    """Report the answers found in ``user_ns`` as one marked JSON line on stdout.
+
+    ``request_json`` holds ``marker``, ``limit`` (seconds per call) and ``exercises``:
+    a list of ``{"id", "answer_name", "kind", "cases"}``. The printed JSON maps each id
+    to ``{"state": "missing"}``, ``{"state": "value", "value": <encoded>}`` or
+    ``{"state": "outputs", "outputs": [...]}``.
+
+    >>> import io, contextlib
+    >>> request = {"marker": "M:", "limit": 1.0, "exercises": [
+    ...     {"id": "a", "answer_name": "x", "kind": "value", "cases": []},
+    ...     {"id": "b", "answer_name": "f", "kind": "function", "cases": [{"n": 2}]},
+    ...     {"id": "c", "answer_name": "nothing", "kind": "value", "cases": []}]}
+    >>> out = io.StringIO()
+    >>> with contextlib.redirect_stdout(out):
+    ...     extract({"x": 0.5, "f": lambda n: n * n}, json.dumps(request))
+    >>> out.getvalue()[:2], json.loads(out.getvalue()[2:])["b"]["outputs"]
+    ('M:', [{'type': 'int', 'value': 4}])
+    """
+    request = json.loads(request_json)
+    limit = float(request["limit"])
+    result: dict[str, dict] = {}
+    for item in request["exercises"]:
+        name = item["answer_name"]
+        if name not in user_ns:
+            result[item["id"]] = {"state": "missing"}
+            continue
+        value = user_ns[name]
+        if item["kind"] == "function" and callable(value):
+            try:
+                outputs = _run_cases(value, item["cases"], limit)
+            except BaseException as exc:  # noqa: BLE001 - e.g. a KeyboardInterrupt swallowed late
+                result[item["id"]] = {"state": "error", "message": _error_text(exc)}
+                continue
+            result[item["id"]] = {"state": "outputs", "outputs": outputs}
+        else:
+            result[item["id"]] = {"state": "value", "value": _encode(value)}
+    line = request["marker"] + json.dumps(result)
+    stream = sys.stdout
+    stream.write(line + "\n")
+    stream.flush()
+
+
+def extraction_code(request: dict) -> str:
+    """The source of the cell the grader sends after the student's cells.
+
+    >>> code = extraction_code({"marker": "M", "limit": 1, "exercises": []})
+    >>> code.startswith("__import__('course_lib.exercises._kernel'")
+    True
+    """
+    payload = json.dumps(request)
+    return (f"__import__({__name__!r}, fromlist=['extract']).extract("
+            f"globals(), {payload!r})")
+
+
+def _set_memory_limit(megabytes: int) -> None:
+    import resource
+
+    if megabytes > 0:
+        limit = megabytes * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def launch(argv: list[str] | None = None) -> None:
+    """Start an IPython kernel with an address-space limit.
+
+    Usage: ``python -m course_lib.exercises._kernel [--memory-mb M] -f CONNECTION_FILE``;
+    every argument but ``--memory-mb M`` goes to ipykernel. ``M = 0`` means no limit.
+    """
+    args = list(sys.argv[1:] if argv is None else argv)
+    megabytes = 0
+    if "--memory-mb" in args:
+        i = args.index("--memory-mb")
+        megabytes = int(args[i + 1])
+        del args[i:i + 2]
+    _set_memory_limit(megabytes)
+    from ipykernel.kernelapp import launch_new_instance
+
+    launch_new_instance(argv=args)
+
+
+if __name__ == "__main__":  # pragma: no cover - runs as the kernel process
+    launch()

@@ -1,0 +1,532 @@
+"""Chapter 13 exercises: Dyakonov's eight questions ("Problems")."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from .. import roc_auc, roc_curve
+from ._core import (ChoiceChecker, FunctionSpec, Mistake, PredicateChecker, Reject,
+                    as_number, describe, exact, function_exercise, numbers_close, parts,
+                    value_exercise, with_whole_mistakes, yes_no)
+from ._hints import HINTS
+
+_MODEL_TEXT = ("In the linear-density model the scores lie in $[0, 1]$ with densities "
+               "$p_1(b) = 2b$ for positives and $p_0(b) = 2 - 2b$ for negatives; the rule "
+               "calls an object positive when $b \\ge \\theta$.")
+
+_EFFECT = {
+    "either": "either", "both": "either", "increase or decrease": "either",
+    "up or down": "either", "may increase or decrease": "either", "any": "either",
+    "none": "none", "unchanged": "none", "no change": "none", "same": "none",
+    "increase": "increase", "up": "increase", "decrease": "decrease", "down": "decrease",
+}
+
+
+def _effect(expected: str) -> ChoiceChecker:
+    return ChoiceChecker(expected, _EFFECT, mistakes={
+        "none": "Merging scores creates ties, and a tie counts 1/2 whatever the pair was "
+                "before: the AUC can move.",
+        "increase": "New ties pull correctly ordered pairs down to 1/2 as well as wrongly "
+                    "ordered pairs up to 1/2: it can go either way.",
+        "decrease": "New ties pull correctly ordered pairs down to 1/2 as well as wrongly "
+                    "ordered pairs up to 1/2: it can go either way.",
+        "either": "A strictly increasing map keeps the order of the scores, so it keeps "
+                  "the ROC curve.",
+    })
+
+
+# ------------------------------------------------------------------ question 2
+def _sigmoid(u: float) -> float:
+    return 1 / (1 + math.exp(-u)) if u >= 0 else math.exp(u) / (1 + math.exp(u))
+
+
+def _object_scores(w, reference, objects):
+    wv = np.asarray(w, dtype=float)
+    ref = np.asarray(reference, dtype=float) @ wv
+    return [float(np.mean([_sigmoid(float(v) - r) for r in ref]))
+            for v in np.asarray(objects, dtype=float) @ wv]
+
+
+def _object_scores_reversed(w, reference, objects):
+    return [-v for v in _object_scores(w, reference, objects)]
+
+
+def _judge_order(case: dict, expected: Any, given: Any) -> str | None:
+    if isinstance(given, dict) and "__error__" in given:
+        return f"raised {given['__error__']}"
+    try:
+        g = np.asarray(given, dtype=float).ravel()
+    except (TypeError, ValueError):
+        return f"expected a list of numbers, got {describe(given)}"
+    e = np.asarray(expected, dtype=float)
+    if g.size != e.size:
+        return f"expected {e.size} scores, got {g.size}"
+    de = np.sign(np.round(e[:, None] - e[None, :], 12))
+    dg = np.sign(g[:, None] - g[None, :])
+    bad = (de != 0) & (de != dg)
+    if not bad.any():
+        return None
+    i, j = map(int, np.argwhere(bad)[0])
+    return (f"objects {i} and {j} are ordered differently from the averaged pair "
+            "probabilities")
+
+
+def _pair_cases(seed: int) -> list[dict]:
+    rng = np.random.default_rng(seed)
+    cases = [{"w": [1.0], "reference": [[0.0]], "objects": [[1.0], [-1.0]]},
+             {"w": [1.0, -2.0], "reference": [[0.0, 0.0], [1.0, 1.0]],
+              "objects": [[0.5, 0.1], [0.2, 0.9], [-1.0, 0.0]]}]
+    for _ in range(6):
+        d = int(rng.integers(1, 4))
+        cases.append({
+            "w": [float(v) for v in np.round(rng.normal(size=d), 3)],
+            "reference": [[float(v) for v in np.round(row, 3)]
+                          for row in rng.normal(size=(int(rng.integers(1, 15)), d))],
+            "objects": [[float(v) for v in np.round(row, 3)]
+                        for row in rng.normal(size=(int(rng.integers(2, 12)), d))]})
+    return cases
+
+
+# ------------------------------------------------------------------ question 4
+def max_auc_below_one(m: int) -> Fraction:
+    """The largest AUC below 1 on ``m >= 2`` objects: one tied pair, balanced classes.
+
+    >>> max_auc_below_one(2), max_auc_below_one(7)
+    (Fraction(1, 2), Fraction(23, 24))
+    """
+    if m < 2:
+        raise ValueError(f"m must be at least 2, got {m}")
+    return 1 - Fraction(1, 2 * (m // 2) * (m - m // 2))
+
+
+def _max_auc_reference(m):
+    return max_auc_below_one(m)
+
+
+def _max_auc_no_ties(m):
+    return 1 - Fraction(1, (m // 2) * (m - m // 2))
+
+
+def _max_auc_one_positive(m):
+    return 1 - Fraction(1, 2 * (m - 1))
+
+
+def _max_auc_one_positive_no_ties(m):
+    return 1 - Fraction(1, m - 1)
+
+
+def _judge_exact(case, expected, given):
+    return numbers_close(expected, given, 1e-13)
+
+
+def _m_cases(seed: int) -> list[dict]:
+    rng = np.random.default_rng(seed)
+    ms = {2, 3, 4, 5, 7, 10} | {int(v) for v in rng.integers(2, 2000, 8)}
+    return [{"m": m} for m in sorted(ms)]
+
+
+# ------------------------------------------------------------------ question 5
+def _judge_example(answer: Any) -> str | None:
+    if not isinstance(answer, dict) or not {"y", "b1", "b2"} <= set(answer):
+        return "give a dict with the keys 'y', 'b1' and 'b2'"
+    try:
+        y = [int(as_number(v)) for v in answer["y"]]
+        b1 = np.asarray([float(as_number(v)) for v in answer["b1"]])
+        b2 = np.asarray([float(as_number(v)) for v in answer["b2"]])
+    except (Reject, TypeError, ValueError) as exc:
+        return f"could not read the example: {exc}"
+    if not (len(y) == b1.size == b2.size):
+        return "y, b1 and b2 must have the same length"
+    if set(y) != {0, 1}:
+        return "the labels must be 0 and 1, with both classes present"
+    a1, a2 = roc_auc(y, b1, exact=True), roc_auc(y, b2, exact=True)
+    avg = roc_auc(y, (b1 + b2) / 2, exact=True)
+    if a1 != Fraction(1, 2) or a2 != Fraction(1, 2):
+        return f"the AUCs of b1 and b2 are {describe(a1)} and {describe(a2)}, not both 1/2"
+    if avg != 1:
+        return f"the AUC of (b1 + b2)/2 is {describe(avg)}, not 1"
+    return None
+
+
+# ------------------------------------------------------------------ question 7
+def _thinned_precision(precision, keep_pos, keep_neg):
+    tp, fp = precision * keep_pos, (1 - precision) * keep_neg
+    return tp / (tp + fp)
+
+
+def _precision_cases(seed: int) -> list[dict]:
+    rng = np.random.default_rng(seed)
+    cases = [{"precision": 0.5, "keep_pos": 1.0, "keep_neg": 0.1},
+             {"precision": 1.0, "keep_pos": 0.5, "keep_neg": 0.5},
+             {"precision": 0.0, "keep_pos": 0.3, "keep_neg": 0.7},
+             {"precision": 0.2, "keep_pos": 0.1, "keep_neg": 1.0}]
+    for _ in range(10):
+        p, k1, k0 = (float(v) for v in np.round(rng.uniform(0.01, 1, 3), 3))
+        cases.append({"precision": p, "keep_pos": k1, "keep_neg": k0})
+    return cases
+
+
+# ------------------------------------------------------------------ question 8
+def _parse(coordinate: Any):
+    import sympy
+
+    return sympy.sympify(str(coordinate))
+
+
+def _collinear(p, q, r) -> bool:
+    import sympy
+
+    return sympy.simplify((q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])) == 0
+
+
+def is_roc_curve(points: list) -> bool:
+    """Whether the broken line through ``points`` is the ROC curve of a finite sample.
+
+    Necessary and sufficient: it starts at (0, 0), ends at (1, 1), never goes left or
+    down, and every corner (a vertex where the direction changes) has rational
+    coordinates. Then with ``m0`` and ``m1`` the common denominators of the FPR and TPR
+    of the corners, each straight piece is a group of tied scores with
+    ``m1 * dTPR`` positives and ``m0 * dFPR`` negatives.
+
+    >>> is_roc_curve([["0", "0"], ["1/3", "1/2"], ["1", "1"]])
+    True
+    >>> is_roc_curve([["0", "0"], ["sqrt(2)/2", "1/2"], ["1", "1"]])
+    False
+    """
+    if len(points) < 2:
+        return False
+    pts = [(_parse(x), _parse(y)) for x, y in points]
+    if any(not (c.is_real and c.is_number) for p in pts for c in p):
+        return False
+    if pts[0] != (0, 0) or pts[-1] != (1, 1):
+        return False
+    for p, q in zip(pts, pts[1:]):
+        if bool(q[0] < p[0]) or bool(q[1] < p[1]):
+            return False
+    distinct = [pts[0]]
+    for p in pts[1:]:
+        if p != distinct[-1]:
+            distinct.append(p)
+    corners = [distinct[0]]
+    for k in range(1, len(distinct) - 1):
+        if not _collinear(corners[-1], distinct[k], distinct[k + 1]):
+            corners.append(distinct[k])
+    corners.append(distinct[-1])
+    return all(c.is_rational for p in corners for c in p)
+
+
+def _roc_monotone_only(points):
+    if len(points) < 2:
+        return False
+    pts = [(float(_parse(x)), float(_parse(y))) for x, y in points]
+    if pts[0] != (0, 0) or pts[-1] != (1, 1):
+        return False
+    return all(q[0] >= p[0] and q[1] >= p[1] for p, q in zip(pts, pts[1:]))
+
+
+def _roc_no_diagonals(points):
+    if not is_roc_curve(points):
+        return False
+    pts = [(_parse(x), _parse(y)) for x, y in points]
+    return all(p[0] == q[0] or p[1] == q[1] for p, q in zip(pts, pts[1:]))
+
+
+def _roc_every_point_rational(points):
+    if not is_roc_curve(points):
+        return False
+    return all(_parse(c).is_rational for p in points for c in p)
+
+
+def _judge_bool(case, expected, given):
+    if isinstance(given, dict) and "__error__" in given:
+        return f"raised {given['__error__']}"
+    if not isinstance(given, (bool, np.bool_)):
+        return f"expected True or False, got {describe(given)}"
+    if bool(given) == expected:
+        return None
+    return f"expected {expected}, got {bool(given)}"
+
+
+def _curve_strings(y, b) -> list[list[str]]:
+    c = roc_curve(y, b)
+    return [[str(Fraction(f).limit_denominator(1000)), str(Fraction(t).limit_denominator(1000))]
+            for f, t in zip(c.fpr, c.tpr)]
+
+
+def _curve_cases(seed: int) -> list[dict]:
+    rng = np.random.default_rng(seed)
+    cases: list[list[list[str]]] = [
+        [["0", "0"], ["1", "1"]],
+        [["0", "0"]],
+        [["0", "0"], ["0", "1"], ["1", "1"]],
+        [["0", "0"], ["1/2", "1/2"], ["1", "1"]],
+        [["0", "0"], ["sqrt(2)/2", "sqrt(2)/2"], ["1", "1"]],   # the diagonal: valid
+        [["0", "0"], ["sqrt(2)/2", "1/2"], ["1", "1"]],          # irrational corner
+        [["0", "0"], ["1/4", "pi/4"], ["1", "1"]],               # irrational corner
+        [["0", "0"], ["1/2", "1/3"], ["1/3", "2/3"], ["1", "1"]],  # goes left
+        [["0", "0"], ["1/2", "2/3"], ["3/4", "1/2"], ["1", "1"]],  # goes down
+        [["0", "1/2"], ["1", "1"]],                              # wrong start
+        [["0", "0"], ["1", "9/10"]],                             # wrong end
+        [["0", "0"], ["6/5", "1"], ["1", "1"]],                  # outside the square
+        [["0", "0"], ["1/3", "1/3"], ["1/3", "1/3"], ["1", "1"]],  # repeated point
+        [["0", "0"], ["0.25", "0.5"], ["1", "1"]],               # decimals are rational
+    ]
+    for _ in range(6):
+        n = int(rng.integers(3, 12))
+        y = (rng.random(n) < 0.5).astype(int)
+        y[0], y[1] = 1, 0
+        b = np.round(rng.random(n), 1)
+        pts = _curve_strings(y, b)
+        cases.append(pts)
+        if len(pts) > 2:
+            broken = [list(p) for p in pts]
+            k = int(rng.integers(1, len(pts) - 1))
+            broken[k] = [f"{broken[k][0]} + sqrt(2)/1000", broken[k][1]]
+            cases.append(broken)
+    return [{"points": c} for c in cases]
+
+
+EXERCISES = [
+    value_exercise(
+        id="d-q1-ks-rare", chapter=13, title="The KS distance with rare positives",
+        question=f"""
+{_MODEL_TEXT}
+Positives are a share $\\pi = 0.1$ of the population. Find the largest value of
+$\\mathrm{{TPR}} - \\mathrm{{FPR}}$ over the thresholds, the threshold where it is reached,
+and the positive rate $\\mathrm{{PR}}$ (the share of all objects called positive) there.
+Does the largest $\\mathrm{{TPR}} - \\mathrm{{FPR}}$ depend on the balance of the classes?
+Answer a tuple (KS, threshold, PR, depends on the balance: `True`/`False`).
+""",
+        answer_name="ks_rare",
+        solution_code="theta = sympy.Symbol('theta')\n"
+                      "gap = (1 - theta**2) - (1 - theta)**2\n"
+                      "best = sympy.solve(sympy.diff(gap, theta), theta)[0]\n"
+                      "tpr, fpr = 1 - best**2, (1 - best)**2\n"
+                      "pi = sympy.Rational(1, 10)\n"
+                      "positive_rate = pi * tpr + (1 - pi) * fpr\n"
+                      "ks_rare = (gap.subs(theta, best), best, positive_rate, False)",
+        solution=(Fraction(1, 2), Fraction(1, 2), Fraction(3, 10), False),
+        checker=parts(
+            ks=exact(Fraction(1, 2)),
+            threshold=exact(Fraction(1, 2)),
+            positive_rate=exact(Fraction(3, 10), mistakes=[
+                Mistake(Fraction(1, 2), "That is the threshold; the positive rate is "
+                                        "pi TPR + (1 - pi) FPR."),
+                Mistake(Fraction(3, 4), "That is the TPR; the positive rate is "
+                                        "pi TPR + (1 - pi) FPR."),
+                Mistake(Fraction(1, 2) * Fraction(1, 10) + Fraction(1, 4),
+                        "PR = pi TPR + (1 - pi) FPR with TPR = 3/4 and FPR = 1/4.")]),
+            depends_on_balance=yes_no(False, hint="TPR and FPR are each computed within "
+                                                  "one class, so their difference ignores "
+                                                  "the balance.")),
+    ),
+    function_exercise(
+        id="d-q2-pair-scores", chapter=13, title="Scores of objects from a classifier of pairs",
+        question="""
+To optimize the AUC, a linear classifier was trained on *pairs*: it estimates the
+probability that the object $x$ should be ranked above the object $x'$ as
+$\\sigma(\\langle w, x - x' \\rangle)$, with $\\sigma(u) = 1/(1 + e^{-u})$. How do we get
+scores of single objects? Write `object_scores(w, reference, objects)`: `w` is a list of
+$d$ weights, `reference` a list of reference objects (lists of $d$ numbers, e.g. the
+training set), `objects` the objects to score; return one score per object, ordering the
+objects as the average, over the reference objects $x_r$, of the probability that the
+object beats $x_r$. (Any scores that order the objects that way pass.)
+""",
+        answer_name="object_scores",
+        solution_code='''
+def object_scores(w, reference, objects):
+    w = np.asarray(w, dtype=float)
+    ref = np.asarray(reference, dtype=float) @ w
+    obj = np.asarray(objects, dtype=float) @ w
+    return [float(np.mean(1 / (1 + np.exp(-(v - ref))))) for v in obj]
+''',
+        spec=FunctionSpec(
+            reference=_object_scores, cases=_pair_cases, judge=_judge_order,
+            wrong_versions=((_object_scores_reversed,
+                             "The order is reversed: the object's probability of beating "
+                             "x_r is sigma(<w, x - x_r>), with x first."),),
+            signature="w, reference, objects"),
+    ),
+    value_exercise(
+        id="d-q3-gain-above", chapter=13, title="Empirical gain curves above the exact one",
+        question=f"""
+{_MODEL_TEXT}
+Positives are a share $\\pi = 0.1$, and samples of 300 objects are drawn from the model.
+Can the empirical gain curves (TPR against the share of objects selected) lie mostly
+above the exact one? The area under a gain curve is
+$\\pi/2 + (1 - \\pi)\\,\\mathrm{{AUC}}$; a sample's gain curve encloses more area than
+the exact one exactly when the sample's AUC exceeds some value. Answer a tuple
+(can they: `True`/`False`, that AUC value exactly).
+""",
+        answer_name="gain_above",
+        solution_code="gain_above = (True, cl.LINEAR_DENSITIES.auc())",
+        solution=(True, Fraction(5, 6)),
+        checker=parts(
+            possible=yes_no(True, hint="A sample's AUC is above the model's about half the "
+                                       "time."),
+            auc_threshold=exact(Fraction(5, 6), mistakes=[
+                Mistake(Fraction(1, 2), "The comparison is with the exact curve, whose "
+                                        "AUC is 5/6, not with a random ranking.")])),
+    ),
+    function_exercise(
+        id="d-q4-max-auc", chapter=13, title="The largest AUC below 1",
+        question="""
+On a sample of $m \\ge 2$ objects (both classes present, ties allowed and counting one
+half), the ROC AUC is known to be below 1. What is the largest value it can have? Write
+`max_auc(m)` returning it, exactly (a `Fraction`) or as a float.
+""",
+        answer_name="max_auc",
+        solution_code='''
+def max_auc(m):
+    m1 = m // 2          # the most pairs: balanced classes
+    m0 = m - m1
+    return 1 - Fraction(1, 2 * m1 * m0)  # one tied pair, all others right
+''',
+        spec=FunctionSpec(
+            reference=_max_auc_reference, cases=_m_cases, judge=_judge_exact,
+            wrong_versions=(
+                (_max_auc_no_ties, "Ties are allowed: a single tied pair loses only "
+                                   "1/(2 m1 m0)."),
+                (_max_auc_one_positive, "The step 1/(2 m1 m0) is smallest when m1 m0 is "
+                                        "largest: balanced classes, not one positive."),
+                (_max_auc_one_positive_no_ties, "Ties are allowed, and the step is smallest "
+                                                "for balanced classes (m1 m0 largest)."),
+            ),
+            signature="m"),
+    ),
+    value_exercise(
+        id="d-q5-averaging", chapter=13, title="Averaging two scorers",
+        question="""
+On a fixed sample, can the average $(b_1 + b_2)/2$ of two scorers with ROC AUC 1 each
+have an AUC below 1? Can the average of two scorers with ROC AUC $1/2$ each have AUC 1?
+Answer a tuple of two truth values.
+""",
+        answer_name="averaging",
+        solution_code="averaging = (False, True)",
+        solution=(False, True),
+        checker=parts(
+            perfect_average_below_one=yes_no(False, hint="If every positive outscores every "
+                                                         "negative in b1 and in b2, it does "
+                                                         "in their sum."),
+            half_average_perfect=yes_no(True, hint="Each scorer can be right on half of "
+                                                   "the pairs, and the two halves "
+                                                   "complement each other.")),
+    ),
+    value_exercise(
+        id="d-q5-example", chapter=13, title="Two AUCs of 1/2 that average to 1",
+        question="""
+Give an example: labels `y` and two scorers `b1`, `b2` on the same objects, each with ROC
+AUC exactly $1/2$, whose average $(b_1 + b_2)/2$ has ROC AUC 1. Answer a dict with the
+keys `"y"`, `"b1"`, `"b2"` (lists of equal length).
+""",
+        answer_name="example",
+        solution_code='example = {"y": [1, 1, 0, 0], "b1": [4, 0, 1, 2], "b2": [0, 4, 2, 1]}',
+        solution={"y": [1, 1, 0, 0], "b1": [4, 0, 1, 2], "b2": [0, 4, 2, 1]},
+        checker=PredicateChecker(_judge_example, success="correct: both AUCs are 1/2 and "
+                                                         "their average separates the "
+                                                         "classes"),
+    ),
+    value_exercise(
+        id="d-q6-transformations", chapter=13, title="Rounding, clipping and shifting scores",
+        question="""
+The scores $b$ of a classifier (in $[0, 1]$) are transformed in three ways:
+$\\operatorname{round}(b, 2)$ (two decimals), $\\max(b, 0.5)$ and $(b + 1)/2$. For each,
+how can the ROC AUC change (`"increase"`, `"decrease"`, `"either"` or `"none"`), and by
+at most how much in absolute value (over all samples)? Answer a tuple of six entries:
+(effect of round, largest change, effect of max, largest change, effect of the shift,
+largest change).
+""",
+        answer_name="transformations",
+        solution_code='transformations = ("either", Fraction(1, 2), "either", Fraction(1, 2),\n'
+                      '                   "none", 0)',
+        solution=("either", Fraction(1, 2), "either", Fraction(1, 2), "none", 0),
+        checker=with_whole_mistakes(
+            parts(round_effect=_effect("either"),
+                  round_largest=exact(Fraction(1, 2), mistakes=[
+                      Mistake(Fraction(1, 100), "The change of the scores is small, but the "
+                                                "AUC sees only the order: if all scores fall "
+                                                "in one rounding bin they all tie.")]),
+                  max_effect=_effect("either"),
+                  max_largest=exact(Fraction(1, 2), mistakes=[
+                      Mistake(1, "A tie counts 1/2: merging moves a pair from 1 or 0 to 1/2, "
+                                 "never further.")]),
+                  shift_effect=_effect("none"), shift_largest=exact(0)),
+            (("none", 0, "none", 0, "none", 0),
+             "round and max merge distinct scores into ties, which changes the AUC.")),
+    ),
+    function_exercise(
+        id="d-q7-thinning-precision", chapter=13, title="Precision after thinning",
+        question="""
+At a fixed threshold a classifier has precision `precision`. We keep each positive with
+probability `keep_pos` and each negative with probability `keep_neg` (both in $(0, 1]$).
+Write `thinned_precision(precision, keep_pos, keep_neg)`: the precision we expect at
+the same threshold afterwards (with the expected counts).
+""",
+        answer_name="thinned_precision",
+        solution_code='''
+def thinned_precision(precision, keep_pos, keep_neg):
+    tp = precision * keep_pos            # expected true positives, per object called positive
+    fp = (1 - precision) * keep_neg
+    return tp / (tp + fp)
+''',
+        spec=FunctionSpec(
+            reference=_thinned_precision, cases=_precision_cases,
+            wrong_versions=(
+                (lambda precision, keep_pos, keep_neg: precision,
+                 HINTS["unchanged"] + " Precision depends on the balance of the classes."),
+                (lambda precision, keep_pos, keep_neg:
+                 _thinned_precision(precision, keep_neg, keep_pos),
+                 "keep_pos thins the true positives and keep_neg the false positives; they "
+                 "are swapped."),
+            ),
+            signature="precision, keep_pos, keep_neg"),
+    ),
+    function_exercise(
+        id="d-q8-roc-condition", chapter=13, title="Which curves are ROC curves",
+        question="""
+Find a necessary and sufficient condition for a curve to be the ROC curve of some finite
+labelled sample with scores (ties allowed). Then write `is_roc_curve(points)`: `points`
+is a list of vertices `[fpr, tpr]` of a broken line, in order, each coordinate a string
+that `sympy.sympify` reads (such as `"1/3"`, `"0.25"` or `"sqrt(2)/2"`); the curve is the
+set of points of that broken line (a listed point may lie in the middle of a straight
+piece). Return `True` exactly when it is a ROC curve.
+""",
+        answer_name="is_roc_curve",
+        solution_code='''
+def is_roc_curve(points):
+    pts = [tuple(sympy.sympify(c) for c in p) for p in points]
+    if len(pts) < 2 or pts[0] != (0, 0) or pts[-1] != (1, 1):
+        return False
+    if any(not c.is_real for p in pts for c in p):
+        return False
+    if any(q[0] < p[0] or q[1] < p[1] for p, q in zip(pts, pts[1:])):
+        return False                        # never left, never down
+    corners = [pts[0]]
+    for p, q in zip(pts[1:], pts[2:] + [None]):
+        if p == corners[-1]:
+            continue                        # a repeated point
+        if q is not None and sympy.simplify((p[0] - corners[-1][0]) * (q[1] - corners[-1][1])
+                                            - (p[1] - corners[-1][1]) * (q[0] - corners[-1][0])) == 0:
+            continue                        # in the middle of a straight piece
+        corners.append(p)
+    return all(c.is_rational for p in corners for c in p)
+''',
+        spec=FunctionSpec(
+            reference=is_roc_curve, cases=_curve_cases, judge=_judge_bool,
+            wrong_versions=(
+                (_roc_monotone_only, "Monotone from (0, 0) to (1, 1) is not enough: every "
+                                     "corner of a ROC curve of a finite sample has rational "
+                                     "coordinates (TPR = k/m1, FPR = j/m0)."),
+                (_roc_no_diagonals, "Diagonal pieces are allowed: they come from groups of "
+                                    "tied scores holding both classes."),
+                (_roc_every_point_rational, "Only the corners must be rational: a listed "
+                                            "point in the middle of a straight piece can be "
+                                            "anything on it."),
+            ),
+            signature="points"),
+    ),
+]

@@ -1,0 +1,122 @@
+"""Benchmark of the grading command: submissions per minute, overhead, parallel speed-up.
+
+    python tests/benchmarks/bench_grading.py [--copies 40] [--chapter NN]
+
+Makes ``--copies`` copies of one chapter notebook with its solutions (the stored chapter
+13 if it has exercise cells, else the first stored chapter that has them, else a notebook
+built from the registry's chapter with the most exercises, as in the grader's tests) and
+times, in one run on the same files:
+
+1. ``jupyter execute`` of every copy, one after another (the baseline: the same kernels
+   executing the same cells, with the grader's kernel environment: one BLAS thread,
+   the Agg backend of matplotlib);
+2. ``python -m course_lib.exercises.grade --jobs 1``;
+3. ``python -m course_lib.exercises.grade --jobs 2``.
+
+It prints submissions per minute for each, the grader's overhead over the baseline
+(goal: under 20%) and the speed-up of two jobs over one (goal: at least 1.7x on two
+cores). The machine's load average is printed before each step: the figures mean little
+on a busy machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import nbformat
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "fixtures" / "submissions"))
+
+
+def _chapter_notebook(chapter: int | None) -> tuple[object, str]:
+    from course_lib.exercises import REGISTRY
+    from course_lib.exercises.student import SOLUTION_START
+
+    stored = sorted((ROOT / "notebooks").glob("*.ipynb"), key=lambda p: not p.name.startswith("13_"))
+    for path in stored:
+        if chapter is not None and not path.name.startswith(f"{chapter:02d}_"):
+            continue
+        nb = nbformat.read(path, as_version=4)
+        if any(c.cell_type == "markdown" and SOLUTION_START.match("".join(c.source))
+               for c in nb.cells):
+            return nb, f"stored {path.name}"
+    import fixture_notebooks
+
+    counts: dict[int, int] = {}
+    for ex in REGISTRY.values():
+        counts[ex.chapter] = counts.get(ex.chapter, 0) + 1
+    chosen = chapter if chapter is not None else max(counts, key=lambda c: (counts[c], -c))
+    return fixture_notebooks.chapter_notebook(chosen), f"fixture of chapter {chosen}"
+
+
+def _load() -> str:
+    one, five, _ = os.getloadavg()
+    return f"load average {one:.1f} (1 min), {five:.1f} (5 min)"
+
+
+def _timed(cmd: list[str], *, cwd: Path, env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
+    elapsed = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd[:4])} failed:\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}")
+    return elapsed
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--copies", type=int, default=40)
+    parser.add_argument("--chapter", type=int, default=None)
+    args = parser.parse_args(argv)
+
+    from course_lib.exercises.grade import _kernel_env
+
+    nb, source = _chapter_notebook(args.chapter)
+    bin_dir = Path(sys.executable).parent
+    env = _kernel_env()
+    with tempfile.TemporaryDirectory(prefix="bench-grading-") as tmp:
+        subs = Path(tmp) / "notebooks"
+        subs.mkdir()
+        (Path(tmp) / "data").symlink_to(ROOT / "data")
+        paths = []
+        for i in range(args.copies):
+            path = subs / f"student{i:03d}.ipynb"
+            nbformat.write(nb, path)
+            paths.append(path)
+        n = len(paths)
+        print(f"{n} copies of the {source}; {os.cpu_count()} cores")
+
+        print(_load())
+        t_exec = _timed([str(bin_dir / "jupyter"), "execute", *[p.name for p in paths]],
+                        cwd=subs, env=env)
+        results = {"jupyter execute (sequential)": t_exec}
+        for jobs in (1, 2):
+            print(_load())
+            results[f"grade --jobs {jobs}"] = _timed(
+                [sys.executable, "-m", "course_lib.exercises.grade", str(subs),
+                 "--out", str(Path(tmp) / f"grades{jobs}.csv"), "--jobs", str(jobs),
+                 "--no-progress"], cwd=Path(tmp), env=dict(os.environ))
+        print(_load())
+
+    print()
+    print(f"{'run':<30} {'seconds':>8} {'per minute':>11}")
+    for name, seconds in results.items():
+        print(f"{name:<30} {seconds:8.1f} {n / seconds * 60:11.1f}")
+    t1, t2 = results["grade --jobs 1"], results["grade --jobs 2"]
+    overhead = t1 / t_exec - 1
+    speedup = t1 / t2
+    print()
+    print(f"overhead of grading over jupyter execute: {overhead:+.1%} (goal: under 20%)")
+    print(f"speed-up of --jobs 2 over --jobs 1:       {speedup:.2f}x (goal: at least 1.7x)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
