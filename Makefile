@@ -6,6 +6,7 @@
 #   make notebooks          re-execute every chapter in place (for authors)
 #   make lab                JupyterLab on lab copies of the chapters (for instructors);
 #                           PORT=8888 IP=127.0.0.1 BROWSER=no|yes (default: yes only with a display)
+#                           LAB_DIR=_build/lab LAB_ARGS='more jupyter lab options'
 #   make pdf                the whole book as one PDF, _build/pdf/book.pdf (offline, Chromium)
 #   make student-notebooks  copies of the chapters without outputs, in _build/student/
 
@@ -48,7 +49,7 @@ notebooks: $(STAMP)
 # in class survive a restart until the chapter itself changes.
 PORT    ?= 8888
 IP      ?= 127.0.0.1
-LAB_DIR := _build/lab
+LAB_DIR ?= _build/lab
 LAB_COPIES := $(addprefix $(LAB_DIR)/,$(NOTEBOOKS) $(BOOK_NOTEBOOKS))
 # Open a browser only on a machine with a display, unless BROWSER=yes|no says otherwise.
 LAB_OPEN := $(if $(filter no,$(BROWSER)),no,$(if $(BROWSER),yes,$(if $(DISPLAY)$(WAYLAND_DISPLAY),yes,no)))
@@ -70,7 +71,7 @@ lab-copies: $(LAB_DIR)/.copies
 lab: lab-copies
 	$(if $(filter yes no,$(BROWSER)),env -u BROWSER) $(BIN)/jupyter lab \
 	  --notebook-dir=$(LAB_DIR) --ServerApp.ip=$(IP) --ServerApp.port=$(PORT) \
-	  --ServerApp.port_retries=0 $(if $(filter no,$(LAB_OPEN)),--no-browser) $(LAB_ROOT)
+	  --ServerApp.port_retries=0 $(if $(filter no,$(LAB_OPEN)),--no-browser) $(LAB_ROOT) $(LAB_ARGS)
 
 student-notebooks: $(STAMP)
 	mkdir -p _build/student
