@@ -73,6 +73,12 @@ lab: lab-copies
 	  --notebook-dir=$(LAB_DIR) --ServerApp.ip=$(IP) --ServerApp.port=$(PORT) \
 	  --ServerApp.port_retries=0 $(if $(filter no,$(LAB_OPEN)),--no-browser) $(LAB_ROOT) $(LAB_ARGS)
 
+# The whole book as one PDF, offline: Sphinx's singlehtml page printed by Debian's Chromium
+# after MathJax has typeset it (book/_ext/print_pdf.py; needs `apt-get install chromium`).
+pdf: $(STAMP)
+	$(BIN)/jupyter-book build . --builder singlehtml $(BOOK_FLAGS)
+	$(BIN)/python book/_ext/print_pdf.py _build/singlehtml/index.html _build/pdf/book.pdf
+
 student-notebooks: $(STAMP)
 	mkdir -p _build/student
 	$(BIN)/jupyter nbconvert --to notebook --ClearOutputPreprocessor.enabled=True \

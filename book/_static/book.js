@@ -30,6 +30,8 @@
     });
     for (var index = 0; index < width; index++) {
       var cells = cellsOfColumn(table, index);
+      // A pandas index (<th> cells in the body) stays left-aligned like its name.
+      if (cells.some(function (cell) { return cell.tagName === "TH"; })) continue;
       var numbers = 0, other = 0;
       cells.forEach(function (cell) {
         var text = cell.textContent.trim();
