@@ -4,7 +4,10 @@
 #   make book               install, build the HTML book (warnings are errors), print its path
 #   make test               install, run every test: library, facts, notebooks (nbval), book, browser
 #   make notebooks          re-execute every chapter in place (for authors)
-#   make lab                start JupyterLab on notebooks/ (for instructors)
+#   make lab                JupyterLab on lab copies of the chapters (for instructors);
+#                           PORT=8888 IP=127.0.0.1 BROWSER=no|yes (default: yes only with a display)
+#                           LAB_DIR=_build/lab LAB_ARGS='more jupyter lab options'
+#   make pdf                the whole book as one PDF, _build/pdf/book.pdf (offline, Chromium)
 #   make student-notebooks  student copies of the chapters (no outputs, no solutions), in _build/student/
 #   make test-other-cpu     re-run the notebook comparison as another processor would (CI)
 
@@ -16,7 +19,7 @@ BOOK_FLAGS := -W -n --keep-going
 NOTEBOOKS  := $(sort $(wildcard notebooks/*.ipynb))
 BOOK_NOTEBOOKS := $(sort $(wildcard book/*.ipynb))
 
-.PHONY: install book test test-other-cpu notebooks lab student-notebooks clean
+.PHONY: install book test test-other-cpu notebooks lab lab-copies pdf student-notebooks clean
 
 install: $(STAMP)
 
@@ -53,8 +56,41 @@ notebooks: $(STAMP)
 	  (cd "$$(dirname $$nb)" && $(CURDIR)/$(BIN)/jupyter execute --inplace "$$(basename $$nb)") || exit 1; \
 	done
 
-lab: $(STAMP)
-	$(BIN)/jupyter lab --notebook-dir=notebooks
+# JupyterLab shows generated copies in _build/lab/ (book/_ext/labcopy.py): the notebooks'
+# glue and cite roles become the stored numbers and author-year text, so the class sees
+# what the book prints. A copy is rewritten only when its chapter is newer, so edits made
+# in class survive a restart until the chapter itself changes.
+PORT    ?= 8888
+IP      ?= 127.0.0.1
+LAB_DIR ?= _build/lab
+LAB_COPIES := $(addprefix $(LAB_DIR)/,$(NOTEBOOKS) $(BOOK_NOTEBOOKS))
+# Open a browser only on a machine with a display, unless BROWSER=yes|no says otherwise.
+LAB_OPEN := $(if $(filter no,$(BROWSER)),no,$(if $(BROWSER),yes,$(if $(DISPLAY)$(WAYLAND_DISPLAY),yes,no)))
+# Jupyter refuses to start as root without --allow-root (containers, classroom servers run
+# as root); pass it only then, so an ordinary user keeps Jupyter's own safety check.
+LAB_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
+
+LAB_TOOLS := book/references.bib book/_ext/labcopy.py $(STAMP)
+
+# One run for every stale copy (all of them when the tool or the bibliography changed or
+# a copy is missing).
+$(LAB_DIR)/.copies: $(NOTEBOOKS) $(BOOK_NOTEBOOKS) $(LAB_TOOLS)
+	$(BIN)/python book/_ext/labcopy.py $(LAB_DIR) \
+	  $(if $(filter $(LAB_TOOLS),$?)$(filter-out $(wildcard $(LAB_COPIES)),$(LAB_COPIES)),$(NOTEBOOKS) $(BOOK_NOTEBOOKS),$(filter %.ipynb,$?))
+	touch $@
+
+lab-copies: $(LAB_DIR)/.copies
+
+lab: lab-copies
+	$(if $(filter yes no,$(BROWSER)),env -u BROWSER) $(BIN)/jupyter lab \
+	  --notebook-dir=$(LAB_DIR) --ServerApp.ip=$(IP) --ServerApp.port=$(PORT) \
+	  --ServerApp.port_retries=0 $(if $(filter no,$(LAB_OPEN)),--no-browser) $(LAB_ROOT) $(LAB_ARGS)
+
+# The whole book as one PDF, offline: Sphinx's singlehtml page printed by Debian's Chromium
+# after MathJax has typeset it (book/_ext/print_pdf.py; needs `apt-get install chromium`).
+pdf: $(STAMP)
+	$(BIN)/jupyter-book build . --builder singlehtml $(BOOK_FLAGS)
+	$(BIN)/python book/_ext/print_pdf.py _build/singlehtml/index.html _build/pdf/book.pdf
 
 student-notebooks: $(STAMP)
 	$(BIN)/python -m course_lib.exercises.student --out-dir _build/student $(NOTEBOOKS)

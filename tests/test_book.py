@@ -183,3 +183,85 @@ def test_pages_typeset_offline_in_chromium(html_dir):
             browser.close()
     assert not problems, "\n".join(problems)
     assert math_pages >= 2, "expected typeset math on the chapter and the notation page"
+
+
+RAW_ROLE = re.compile(r"\{(glue|cite)(:[a-z]+)?\}`")
+
+
+def test_no_raw_glue_or_cite_role_in_the_html(html_dir):
+    """A role that myst-nb or sphinxcontrib-bibtex did not replace shows as raw text."""
+    offenders = []
+    for path in _pages(html_dir):
+        text = re.sub(r"<[^>]+>", "", path.read_text(encoding="utf-8"))
+        for match in RAW_ROLE.finditer(text):
+            line = text[max(0, match.start() - 40):match.end() + 30].replace("\n", " ")
+            offenders.append(f"{path.relative_to(html_dir)}: ...{line}...")
+    assert not offenders, "\n".join(offenders)
+
+
+def _chromium_or_skip():
+    if CHROMIUM is None:
+        if IN_CI:
+            pytest.fail("CI=true but Chromium is not installed (.ci/run installs it)")
+        pytest.skip("Chromium is not installed (apt-get install chromium)")
+    return CHROMIUM
+
+
+@pytest.fixture(scope="session")
+def layout(html_dir):
+    """Every page at 1280 px: code blocks wider than their box, figures without caption."""
+    chromium = _chromium_or_skip()
+    from playwright.sync_api import sync_playwright
+
+    wide_code, uncaptioned, figures = [], [], 0
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=chromium,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run",
+                  "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost"],
+        )
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            for path in _pages(html_dir):
+                if 'http-equiv="Refresh"' in path.read_text(encoding="utf-8"):
+                    continue
+                page.goto(path.as_uri(), wait_until="load")
+                name = str(path.relative_to(html_dir))
+                for width in page.evaluate(
+                    "Array.from(document.querySelectorAll('div.highlight pre'))"
+                    ".filter(p => p.scrollWidth > p.clientWidth + 1)"
+                    ".map(p => [p.scrollWidth, p.clientWidth,"
+                    " (p.innerText.split('\\n').sort((a, b) => b.length - a.length)[0] || '')"
+                    ".slice(0, 70)])"
+                ):
+                    wide_code.append(f"{name}: {width[0]} > {width[1]} px: {width[2]!r}")
+                counts = page.evaluate(
+                    "[document.querySelectorAll('.bd-article figure').length,"
+                    " document.querySelectorAll('.bd-article figure:not(:has(figcaption))').length,"
+                    " document.querySelectorAll('.bd-article .cell_output img').length]"
+                )
+                figures += counts[0]
+                if counts[1]:
+                    uncaptioned.append(f"{name}: {counts[1]} figure(s) without a caption")
+                # Plots shown as bare cell outputs are figures too, and have no caption.
+                bare = page.evaluate(
+                    "Array.from(document.querySelectorAll('.bd-article .cell_output img'))"
+                    ".filter(i => !i.closest('figure')).length"
+                )
+                if bare:
+                    uncaptioned.append(f"{name}: {bare} plot(s) outside a captioned figure")
+        finally:
+            browser.close()
+    return {"wide_code": wide_code, "uncaptioned": uncaptioned, "figures": figures}
+
+
+@pytest.mark.browser
+def test_no_code_block_wider_than_its_column(layout):
+    assert not layout["wide_code"], "\n".join(layout["wide_code"])
+
+
+@pytest.mark.browser
+@pytest.mark.xfail(strict=False, reason="captions land with the chapter pass")
+def test_every_figure_has_a_caption(layout):
+    assert not layout["uncaptioned"], "\n".join(layout["uncaptioned"])

@@ -1,0 +1,218 @@
+"""The chapters live in class: ``make lab`` serves lab copies of the notebooks in which the
+book-only roles (glue, cite, doc) are replaced by what the book prints
+(``book/_ext/labcopy.py``), and jupyterlab-myst renders the rest of the MyST.
+
+The fast tests check the replacement on small inputs against myst-nb's own semantics; the
+slow test starts the real ``make lab`` on a free local port, with no browser, into a
+temporary folder, and reads the chapters back through the server's contents API.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "book" / "_ext"))
+import labcopy  # noqa: E402
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+IN_CI = os.environ.get("CI", "").lower() == "true"
+RAW_ROLE = re.compile(r"\{(glue|cite)[:}]")
+
+
+def _toc_chapters() -> list[str]:
+    toc = (ROOT / "_toc.yml").read_text()
+    return [f for f in re.findall(r"^\s*- file: (\S+)", toc, flags=re.M)
+            if (ROOT / f"{f}.ipynb").is_file()]
+
+
+def _markdown(nb: dict) -> str:
+    return "\n".join("".join(c["source"]) if isinstance(c["source"], list) else c["source"]
+                     for c in nb["cells"] if c["cell_type"] == "markdown")
+
+
+GLUE = {
+    "auc": {"text/plain": "0.7916666667"},
+    "frac": {"text/plain": "'19/24'"},
+    "n": {"text/plain": "1234567"},
+    "share": {"text/plain": "0.125"},
+    "tex": {"text/plain": "'x'", "text/markdown": "$\\frac{1}{2}$"},
+}
+BIB = {"f": ("Fawcett", "2006"), "d": ("Davis and Goadrich", "2006")}
+
+
+@pytest.mark.parametrize(
+    ("role", "expected"),
+    [
+        ("{glue:text}`auc:.3f`", "0.792"),
+        ("{glue:text}`auc`", "0.7916666667"),
+        ("{glue:text}`frac`", "19/24"),
+        ("{glue:text}`n:,.0f`", "1,234,567"),
+        ("{glue:text}`share:.1%`", "12.5%"),
+        ("{glue:text}`auc:.1e`", "7.9e-01"),
+        ("{glue:md}`tex:myst`", "$\\frac{1}{2}$"),
+        ("{glue}`tex`", "$\\frac{1}{2}$"),
+        ("{glue}`frac`", "19/24"),
+        ("{cite:t}`f`", "Fawcett (2006)"),
+        ("{cite:p}`f,d`", "(Fawcett, 2006; Davis and Goadrich, 2006)"),
+        ("{doc}`../book/errata`", "Errata"),
+        ("{doc}`the grid <02_roc_grid>`", "[the grid](02_roc_grid.ipynb)"),
+        ("{numref}`Figure %s <fig-elsewhere>`", "Figure"),
+        ("{numref}`fig-here`", "{numref}`fig-here`"),
+    ],
+)
+def test_roles_become_what_the_book_prints(role, expected):
+    docs = {"../book/errata": ("Errata", None), "02_roc_grid": ("ROC", "02_roc_grid.ipynb")}
+    out = labcopy.resolve_roles(f"<{role}>", glue=GLUE, bib=BIB, docs=docs,
+                                labels=frozenset({"fig-here"}))
+    assert out == f"<{expected}>"
+
+
+def test_formats_agree_with_myst_nb():
+    from myst_nb.core.variables import format_plain_text
+
+    for spec in ["", ".0f", ".3f", ".4f", ".1%", ".2e", ",.0f", "g"]:
+        for text in ["0.7916666667", "1234567", "0.125"]:
+            got = labcopy.resolve_roles(f"{{glue:text}}`k:{spec}`" if spec else "{glue:text}`k`",
+                                        glue={"k": {"text/plain": text}}, bib={}, docs={})
+            assert got == format_plain_text(text, spec)
+
+
+@pytest.mark.parametrize("bad", ["{glue:text}`missing`", "{cite:t}`nobody`", "{doc}`nowhere`",
+                                 "{ref}`label-on-another-page`"])
+def test_unknown_targets_are_errors_not_raw_roles(bad):
+    with pytest.raises(ValueError):
+        labcopy.resolve_roles(bad, glue=GLUE, bib=BIB, docs={})
+
+
+def test_glue_figure_becomes_a_figure_of_the_stored_png(tmp_path):
+    png = "iVBORw0KGgo="  # the PNG signature is enough here
+    glue = {"fig": {"image/png": png, "text/plain": "<Figure>"}}
+    md = "```{glue:figure} fig\n:name: fig-roc\n\nThe ROC curve.\n```\n"
+    out = labcopy.resolve_glue_figures(md, glue=glue, image_dir=tmp_path / "_glued",
+                                       prefix="02")
+    assert out == "```{figure} _glued/02-fig.png\n:name: fig-roc\n\nThe ROC curve.\n```\n"
+    assert (tmp_path / "_glued" / "02-fig.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_bibliography_names_and_years():
+    bib = labcopy.read_bibliography()
+    assert bib["fawcett2006"] == ("Fawcett", "2006")
+    assert bib["davis2006"] == ("Davis and Goadrich", "2006")
+    assert bib["delong1988"][0].endswith("et al.")
+
+
+def test_source_notebook_is_not_modified(tmp_path):
+    path = ROOT / "notebooks" / "02_roc_grid.ipynb"
+    before = path.read_bytes()
+    nb = json.loads(before)
+    copy = labcopy.lab_notebook(nb, bib=labcopy.read_bibliography(),
+                                docs=labcopy.document_map(path), image_dir=tmp_path,
+                                prefix="02")
+    assert path.read_bytes() == before
+    assert json.loads(before) == nb
+    assert not RAW_ROLE.search(_markdown(copy))
+    assert "19/24" in _markdown(copy)  # the exact AUC of Table 1, glued by the chapter
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _get(url: str) -> bytes:
+    with urllib.request.urlopen(url, timeout=30) as r:  # noqa: S310 (local server)
+        return r.read()
+
+
+@pytest.mark.slow
+def test_make_lab_serves_rendered_chapters(tmp_path):
+    port, token = _free_port(), "coursetesttoken"
+    lab_dir = tmp_path / "lab"
+    proc = subprocess.Popen(
+        ["make", "--no-print-directory", "lab", f"PORT={port}", "BROWSER=no",
+         f"LAB_DIR={lab_dir}", f"LAB_ARGS=--IdentityProvider.token={token}"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        start_new_session=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 600
+        while True:
+            try:
+                status = json.loads(_get(f"{base}/api/status?token={token}"))
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    out = proc.stdout.read() if proc.stdout else ""
+                    pytest.fail(f"make lab did not start a server:\n{out[-3000:]}")
+                time.sleep(1)
+        assert "started" in status
+
+        listing = json.loads(_get(f"{base}/api/contents/notebooks?token={token}"))
+        served = {item["name"] for item in listing["content"]}
+        chapters = _toc_chapters()
+        assert any(c.startswith("notebooks/") for c in chapters)
+        for chapter in chapters:
+            if chapter.startswith("notebooks/"):
+                assert Path(chapter).name + ".ipynb" in served, f"{chapter} is not served"
+            model = json.loads(_get(f"{base}/api/contents/{chapter}.ipynb?token={token}"))
+            text = _markdown(model["content"])
+            raw = RAW_ROLE.search(text)
+            assert raw is None, f"{chapter}: raw role {text[raw.start():raw.start() + 60]!r}"
+        # The chapters' data files resolve from the copies as from the originals.
+        assert (lab_dir / "data" / "asah.csv").is_file()
+
+        page = _get(f"{base}/lab?token={token}").decode()
+        assert "jupyterlab-myst" in page, "jupyterlab-myst is not among Lab's extensions"
+
+        if CHROMIUM is None:
+            if IN_CI:
+                pytest.fail("CI=true but Chromium is not installed (.ci/run installs it)")
+            return
+        _check_rendering_in_chromium(f"{base}/lab/tree/notebooks/02_roc_grid.ipynb?reset&token={token}",
+                                     tmp_path / "lab_ch02.png")
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+def _check_rendering_in_chromium(url: str, shot: Path) -> None:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run"],
+        )
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto(url)
+            page.wait_for_selector(".jp-MarkdownCell .katex", state="attached", timeout=120_000)
+            first = page.locator(".jp-MarkdownCell").first
+            text = first.inner_text()
+            page.screenshot(path=str(shot))
+            # The first cell typesets its formula; citations read author (year).
+            assert first.locator(".katex").count() > 0, text[:500]
+            cells = page.locator(".jp-MarkdownCell").all_inner_texts()
+            assert not any(RAW_ROLE.search(t) for t in cells)
+            assert any(re.search(r"[A-Z]\w+ \((\d{4}|n\.d\.)", t) for t in cells)
+        finally:
+            browser.close()
