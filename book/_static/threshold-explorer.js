@@ -63,9 +63,17 @@
   }
 
   // ------------------------------------------------------------- the score panel
-  function scorePanel(data) {
-    var W = 600, H = 170, mid = 85, L = 10, R = 570;
-    var scores = data.scores;
+  function scorePanel(data, width) {
+    var scores = data.scores, top = 0;
+    if (scores.kind === "strip") {
+      scores.points.forEach(function (p) { top = Math.max(top, p[2]); });
+    }
+    // a strip is as tall as its highest stack of tied objects needs (within limits)
+    var half = scores.kind === "strip" ? Math.min(70, Math.max(34, 18 + 10 * (top + 1))) : 70;
+    // the drawing is as wide as its place on the page (within limits), so its text stays
+    // readable on a phone
+    var W = Math.max(320, Math.min(700, width || 600));
+    var mid = half + 4, H = 2 * half + 34, L = 10, R = W - 30;
     var values = scores.kind === "strip"
       ? scores.points.map(function (p) { return p[0]; }) : scores.edges;
     var dom = extent(values), pad = (dom[1] - dom[0]) * 0.04;
@@ -76,9 +84,7 @@
     var shade = svg("rect", { y: 4, height: H - 30, "class": "te-shade" });
     root.appendChild(shade);
     if (scores.kind === "strip") {
-      var top = 0;
-      scores.points.forEach(function (p) { top = Math.max(top, p[2]); });
-      var step = Math.min(10, (mid - 14) / (top + 1)), r = Math.min(4.5, step / 2);
+      var step = Math.min(10, (half - 18) / (top + 1)), r = Math.min(4.5, step / 2);
       scores.points.forEach(function (p) {
         var cy = p[1] ? mid - 8 - p[2] * step : mid + 8 + p[2] * step;
         root.appendChild(svg("circle", { cx: x(p[0]), cy: cy, r: r,
@@ -87,7 +93,7 @@
     } else {
       var hmax = 0;
       scores.pos.concat(scores.neg).forEach(function (v) { hmax = Math.max(hmax, v); });
-      var h = scale([0, hmax], [0, mid - 12]);
+      var h = scale([0, hmax], [0, half - 12]);
       for (var i = 0; i < scores.pos.length; i++) {
         var x0 = x(scores.edges[i]), w = Math.max(x(scores.edges[i + 1]) - x0 - 0.5, 0.5);
         root.appendChild(svg("rect", { x: x0, y: mid - 2 - h(scores.pos[i]), width: w,
@@ -97,16 +103,11 @@
       }
     }
     root.appendChild(svg("line", { x1: L, x2: R, y1: mid, y2: mid, "class": "te-axis" }));
-    root.appendChild(svg("text", { x: L, y: 14, "class": "te-label te-pos-text" }, "class 1"));
-    root.appendChild(svg("text", { x: L, y: H - 30, "class": "te-label te-neg-text" },
-      "class 0"));
     for (var t = 0; t <= 4; t++) {
       var v = dom[0] + (dom[1] - dom[0]) * t / 4;
       root.appendChild(svg("text", { x: x(v), y: H - 10, "class": "te-tick",
         "text-anchor": "middle" }, Number(v.toPrecision(3)).toString()));
     }
-    root.appendChild(svg("text", { x: W - 4, y: H - 10, "class": "te-tick",
-      "text-anchor": "end" }, "score"));
     var line = svg("line", { y1: 4, y2: H - 26, "class": "te-threshold-line" });
     var label = svg("text", { y: 14, "class": "te-label te-threshold-text" });
     root.appendChild(line);
@@ -163,9 +164,11 @@
       root.appendChild(svg("text", { x: t[1], y: t[2], "class": "te-tick",
         "text-anchor": t[3] }, String(t[0])));
     });
-    root.appendChild(svg("text", { x: L - 4, y: B, "class": "te-tick", "text-anchor": "end" },
+    // profit can have long labels: they go inside the frame
+    var yt = name === "profit" ? { x: L + 3, a: "start" } : { x: L - 4, a: "end" };
+    root.appendChild(svg("text", { x: yt.x, y: B - 2, "class": "te-tick", "text-anchor": yt.a },
       name === "profit" ? count(Number(yDom[0].toPrecision(3))) : "0"));
-    root.appendChild(svg("text", { x: L - 4, y: T + 8, "class": "te-tick", "text-anchor": "end" },
+    root.appendChild(svg("text", { x: yt.x, y: T + 13, "class": "te-tick", "text-anchor": yt.a },
       name === "profit" ? count(Number(yDom[1].toPrecision(3))) : "1"));
     root.appendChild(svg("text", { x: (L + R) / 2, y: S - 2, "class": "te-tick",
       "text-anchor": "middle" }, spec.xl));
@@ -273,8 +276,14 @@
       (n < data.n_thresholds ? " The slider shows " + n + " of the " + data.n_thresholds +
         " thresholds; the values at each are exact." : "")));
 
-    var parts = [scorePanel(data)];
+    var parts = [scorePanel(data, root.clientWidth)];
     var scores = el("figure", { "class": "te-scores" });
+    var legend = el("figcaption", { "class": "te-legend" });
+    [["te-pos-text", "\u25cf class 1 (above the axis)"],
+     ["te-neg-text", "\u25cf class 0 (below); the axis is the score"],
+     ["te-threshold-text", "| threshold: class 1 is called to its right (shaded)"]
+    ].forEach(function (item) { legend.appendChild(el("span", { "class": item[0] }, item[1])); });
+    scores.appendChild(legend);
     scores.appendChild(parts[0].node);
     root.appendChild(scores);
     var charts = el("div", { "class": "te-charts" });
