@@ -91,15 +91,15 @@
           "class": p[1] ? "te-pos" : "te-neg" }));
       });
     } else {
-      var hmax = 0;
-      scores.pos.concat(scores.neg).forEach(function (v) { hmax = Math.max(hmax, v); });
-      var h = scale([0, hmax], [0, half - 12]);
+      // each class is drawn to its own tallest bin, so a rare class stays visible
+      var hp = scale([0, extent([0].concat(scores.pos))[1]], [0, half - 12]);
+      var hn = scale([0, extent([0].concat(scores.neg))[1]], [0, half - 12]);
       for (var i = 0; i < scores.pos.length; i++) {
         var x0 = x(scores.edges[i]), w = Math.max(x(scores.edges[i + 1]) - x0 - 0.5, 0.5);
-        root.appendChild(svg("rect", { x: x0, y: mid - 2 - h(scores.pos[i]), width: w,
-          height: h(scores.pos[i]), "class": "te-pos" }));
+        root.appendChild(svg("rect", { x: x0, y: mid - 2 - hp(scores.pos[i]), width: w,
+          height: hp(scores.pos[i]), "class": "te-pos" }));
         root.appendChild(svg("rect", { x: x0, y: mid + 2, width: w,
-          height: h(scores.neg[i]), "class": "te-neg" }));
+          height: hn(scores.neg[i]), "class": "te-neg" }));
       }
     }
     root.appendChild(svg("line", { x1: L, x2: R, y1: mid, y2: mid, "class": "te-axis" }));
@@ -282,7 +282,9 @@
     [["te-pos-text", "\u25cf class 1 (above the axis)"],
      ["te-neg-text", "\u25cf class 0 (below); the axis is the score"],
      ["te-threshold-text", "| threshold: class 1 is called to its right (shaded)"]
-    ].forEach(function (item) { legend.appendChild(el("span", { "class": item[0] }, item[1])); });
+    ].concat(data.scores.kind === "hist"
+      ? [["te-note", "histograms, each class scaled to its own tallest bar"]] : []
+    ).forEach(function (item) { legend.appendChild(el("span", { "class": item[0] }, item[1])); });
     scores.appendChild(legend);
     scores.appendChild(parts[0].node);
     root.appendChild(scores);
