@@ -186,8 +186,9 @@ class ThresholdExplorer:
     ----------
     data : dict
         The JSON payload: ``rows`` (one list per column: ``threshold`` (None for the
-        empty selection), ``tp, fp, fn, tn``, the metrics, ``rate``, ``profit``), the
-        scores, the totals, the curves asked for and the default row.
+        empty selection), ``below`` (the next lower distinct score: every threshold in
+        ``(below, threshold]`` gives the row), ``tp, fp, fn, tn``, the metrics, ``rate``,
+        ``profit``), the scores, the totals, the curves asked for and the default row.
     """
 
     data: dict[str, Any] = field(repr=False)
@@ -374,12 +375,16 @@ def threshold_explorer(
     keep = _thin(selected, landmarks, limit)
 
     pr = pr_curve(y, s, sample_weight=w)  # no point at the empty selection
-    rows: dict[str, list] = {k: [] for k in ("threshold", "tp", "fp", "fn", "tn", "rate")}
+    rows: dict[str, list] = {
+        k: [] for k in ("threshold", "below", "tp", "fp", "fn", "tn", "rate")
+    }
     rows.update({k: [] for k in METRICS})
     for i in keep:
         counts = {"tp": tp[i], "fp": fp[i], "fn": m1 - tp[i], "tn": m0 - fp[i]}
         m = matrix_from_counts(**counts)
         rows["threshold"].append(None if i == 0 else thresholds[i])
+        # the next lower distinct score: every threshold in (below, threshold] is this row
+        rows["below"].append(thresholds[i + 1] if i + 1 < thresholds.size else None)
         for k, v in counts.items():
             rows[k].append(v)
         rows["rate"].append(gain.rate[i])

@@ -87,6 +87,7 @@ def test_table1_every_row_is_the_rule_score_at_least_threshold():
     te = threshold_explorer(y, s)
     rows = te.data["rows"]
     assert rows["threshold"] == [None, 0.6, 0.5, 0.3, 0.2, 0.1, 0]
+    assert rows["below"] == [0.6, 0.5, 0.3, 0.2, 0.1, 0, None]
     assert te.n_rows == te.data["n_thresholds"] == 7
     for i, t in enumerate(rows["threshold"]):
         _check_row(te.row(i), _expected(y, s, None, np.inf if t is None else t))
@@ -313,13 +314,20 @@ def shown_count(value) -> str:
     return str(int(value)) if float(value).is_integer() else js_fixed(value, 2)
 
 
+def js_str(value) -> str:
+    """JavaScript's ``String(x)`` for the short decimals of these tests."""
+    v = float(value)
+    return str(int(v)) if v.is_integer() else repr(v)
+
+
 def _round10(v):
     return None if v is None else float(f"{float(v):.10g}")
 
 
 def read_explorer(locator) -> dict:
     """What one mounted explorer shows: the threshold, the counts and the metrics."""
-    out = {"readout": locator.locator(".te-readout").inner_text()}
+    out = {"readout": locator.locator(".te-theta").inner_text(),
+           "range": locator.locator(".te-range").inner_text()}
     for key in ("tp", "fp", "fn", "tn"):
         out[key] = locator.locator(f'td[data-cell="{key}"] .te-value').inner_text()
     for cell in locator.locator("td[data-metric]").all():
@@ -330,9 +338,18 @@ def read_explorer(locator) -> dict:
 def check_shown(shown: dict, y, s, w) -> float:
     """Assert that what an explorer shows equals scikit-learn's values at its threshold;
     return the threshold."""
-    text = shown["readout"].split("=", 1)[1].split("(")[0].strip()
+    text = shown["readout"]
     t = np.inf if text == "\u221e" else float(text)
     exp = _expected(y, s, w, t)
+    present = np.unique(s if w is None else s[w > 0])
+    lower = present[present < t]
+    if t == np.inf:
+        assert shown["range"] == f"Any \u03b8 above {js_str(present[-1])}: nobody is called class 1."
+    elif lower.size == 0:
+        assert shown["range"] == f"Any \u03b8 at or below {js_str(t)}: everybody is called class 1."
+    else:
+        assert shown["range"] == (
+            f"Any \u03b8 in ({js_str(lower[-1])}, {js_str(t)}] gives these answers.")
     for key in ("tp", "fp", "fn", "tn"):
         assert shown[key] == shown_count(exp[key]), (t, key)
     for key in SCALAR_METRICS:

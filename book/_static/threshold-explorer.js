@@ -264,13 +264,20 @@
     if (data.title) root.appendChild(el("p", { "class": "te-title" }, data.title));
     var control = el("div", { "class": "te-control" });
     control.appendChild(el("label", { "for": id + "-slider" }, "Threshold \u03b8"));
+    // data-lm-suppress-shortcuts: in JupyterLab the arrow keys move the slider, not the
+    // notebook's cell selection
     var slider = el("input", { type: "range", id: id + "-slider", min: 0, max: n - 1,
-      step: 1, "class": "te-slider" });
+      step: 1, "class": "te-slider", "data-lm-suppress-shortcuts": "true" });
     control.appendChild(slider);
     var readout = el("output", { "for": id + "-slider", "class": "te-readout",
       "aria-live": "polite" });
+    readout.appendChild(document.createTextNode("\u03b8 = "));
+    var theta = el("span", { "class": "te-theta" });
+    readout.appendChild(theta);
     control.appendChild(readout);
     root.appendChild(control);
+    var range = el("p", { "class": "te-range" });
+    root.appendChild(range);
     root.appendChild(el("p", { "class": "te-help" },
       "Drag the slider or use the arrow keys, Home and End. The rule: score \u2265 \u03b8 \u2192 class 1." +
       (n < data.n_thresholds ? " The slider shows " + n + " of the " + data.n_thresholds +
@@ -306,10 +313,16 @@
       var i = n - 1 - position, row = {};
       for (var key in rows) row[key] = rows[key][i];
       root.setAttribute("data-row", i);
-      var text = "\u03b8 = " + threshold(row.threshold) + (row.threshold === null
-        ? " (nobody is called class 1)" : "");
-      readout.textContent = text;
-      slider.setAttribute("aria-valuetext", text + "; TP " + count(row.tp) + ", FP " +
+      theta.textContent = threshold(row.threshold);
+      // row.below is the next lower score: every threshold between gives the same answers
+      range.textContent = row.threshold === null
+        ? "Any \u03b8 above " + threshold(row.below) + ": nobody is called class 1."
+        : row.below === null
+          ? "Any \u03b8 at or below " + threshold(row.threshold) + ": everybody is called class 1."
+          : "Any \u03b8 in (" + threshold(row.below) + ", " + threshold(row.threshold) +
+            "] gives these answers.";
+      var text = "\u03b8 = " + threshold(row.threshold) + ". " + range.textContent;
+      slider.setAttribute("aria-valuetext", text + " TP " + count(row.tp) + ", FP " +
         count(row.fp) + ", FN " + count(row.fn) + ", TN " + count(row.tn));
       parts.forEach(function (p) { p.move(row); });
     }
