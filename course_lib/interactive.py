@@ -51,7 +51,7 @@ from .confusion import (
     precision,
     recall,
 )
-from .gains import gain_curve, ks_curve, profit_curve
+from .gains import _non_negative, gain_curve, ks_curve, profit_curve
 from .plotting._style import COLORS
 from .pr import pr_curve
 from .roc import roc_curve
@@ -124,20 +124,19 @@ def _check_costs(costs: Any) -> tuple[float, float] | None:
         raise ValueError(
             f"costs must be a pair (contact cost, income per response), got {costs!r}"
         )
-    pair = []
-    for name, v in zip(("contact cost", "income per response"), costs):
-        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not np.isfinite(v) or v < 0:
-            raise ValueError(f"costs: the {name} must be a finite non-negative number, got {v!r}")
-        pair.append(float(v))
-    return pair[0], pair[1]
+    return (
+        _non_negative(costs[0], "costs: the contact cost"),
+        _non_negative(costs[1], "costs: the income per response"),
+    )
 
 
 def _check_max_thresholds(max_thresholds: Any) -> int:
     if isinstance(max_thresholds, bool) or not isinstance(max_thresholds, numbers.Integral):
         raise ValueError(f"max_thresholds must be an integer, got {max_thresholds!r}")
-    if not 10 <= max_thresholds <= 1000:
-        raise ValueError(f"max_thresholds must be between 10 and 1000, got {max_thresholds}")
-    return int(max_thresholds)
+    limit = int(max_thresholds)
+    if not 10 <= limit <= 1000:
+        raise ValueError(f"max_thresholds must be between 10 and 1000, got {limit}")
+    return limit
 
 
 def _thin(selected: np.ndarray, landmarks: set[int], limit: int) -> np.ndarray:
