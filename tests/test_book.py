@@ -265,3 +265,89 @@ def test_no_code_block_wider_than_its_column(layout):
 @pytest.mark.xfail(strict=False, reason="captions land with the chapter pass")
 def test_every_figure_has_a_caption(layout):
     assert not layout["uncaptioned"], "\n".join(layout["uncaptioned"])
+
+
+@pytest.mark.browser
+def test_threshold_explorers_follow_the_keyboard(html_dir):
+    """Every page with a threshold explorer (course_lib.interactive): move each slider with
+    the keyboard; the counts and metrics shown must be course_lib's at the shown
+    threshold, and the page must log no error. For the demo page's data (Table 1 and
+    aSAH) the counts are recomputed from the data; for any other explorer the metrics
+    are recomputed with course_lib from the counts shown."""
+    if CHROMIUM is None:
+        if IN_CI:
+            pytest.fail("CI=true but Chromium is not installed (.ci/run installs it)")
+        pytest.skip("Chromium is not installed (apt-get install chromium)")
+    import warnings
+
+    import numpy as np
+    import pandas as pd
+    from playwright.sync_api import sync_playwright
+    from test_interactive import launch, read_explorer, shown_count, shown_metric
+
+    import course_lib as cl
+
+    asah = pd.read_csv(ROOT / "data" / "asah.csv")
+    known = {
+        "Table 1": ([0, 0, 0, 1, 1, 1, 0], [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0]),
+        "aSAH: S100\u03b2 against a poor outcome": (
+            (asah["outcome"] == "Poor").astype(int).to_numpy(), asah["s100b"].to_numpy()),
+    }
+    pages = [p for p in html_dir.rglob("*.html")
+             if "_static" not in p.parts and 'class="threshold-explorer"' in p.read_text(encoding="utf-8")]
+    assert any(p.name == "explorer.html" for p in pages)
+    checked = 0
+    with sync_playwright() as pw:
+        browser = launch(pw)
+        try:
+            for path in pages:
+                page = browser.new_page(viewport={"width": 1280, "height": 900})
+                errors: list[str] = []
+                page.on("console", lambda m, e=errors: e.append(m.text) if m.type == "error" else None)
+                page.on("pageerror", lambda exc, e=errors: e.append(str(exc)))
+                page.goto(path.as_uri(), wait_until="load")
+                explorers = page.locator(".threshold-explorer")
+                assert explorers.count() == page.locator(".threshold-explorer[data-mounted]").count()
+                for k in range(explorers.count()):
+                    ex = explorers.nth(k)
+                    title = ex.locator(".te-title").inner_text() if ex.locator(".te-title").count() else ""
+                    ex.locator("input.te-slider").focus()
+                    seen = set()
+                    for key in ("Home", "ArrowRight", "ArrowRight", "End", "ArrowLeft"):
+                        page.keyboard.press(key)
+                        shown = read_explorer(ex)
+                        seen.add(shown["readout"])
+                        counts = {c: float(shown[c]) for c in ("tp", "fp", "fn", "tn")}
+                        if title in known:
+                            y, s = known[title]
+                            text = shown["readout"]
+                            t = np.inf if text == "\u221e" else float(text)
+                            m = cl.confusion_matrix(y, np.asarray(s) >= t, labels=[0, 1])
+                            assert counts == {"tn": m[0, 0], "fp": m[0, 1], "fn": m[1, 0], "tp": m[1, 1]}
+                        m = cl.matrix_from_counts(**counts)
+                        with warnings.catch_warnings():
+                            warnings.simplefilter("ignore")
+                            expected = {
+                                "tpr": cl.recall(matrix=m),
+                                "fpr": counts["fp"] / (counts["fp"] + counts["tn"]),
+                                "accuracy": cl.accuracy(matrix=m),
+                                "balanced_accuracy": cl.balanced_accuracy(matrix=m),
+                                "f1": cl.f_beta(matrix=m),
+                            }
+                            if counts["tp"] + counts["fp"] > 0:
+                                expected["precision"] = cl.precision(matrix=m)
+                            if 0 < counts["tp"] + counts["fp"] < sum(counts.values()):
+                                expected["mcc"] = cl.mcc(matrix=m)
+                        for name, value in expected.items():
+                            assert shown[name] == shown_metric(float(f"{value:.10g}")), (path.name, name)
+                        for c in counts:
+                            assert shown[c] == shown_count(counts[c])
+                        checked += 1
+                    assert len(seen) >= 3, f"{path.name}: the slider did not move"
+                # The theme logs this on a fresh browser profile (no stored light/dark mode).
+                errors = [e for e in errors if "invalid theme mode" not in e]
+                assert not errors, f"{path.name}: {errors}"
+                page.close()
+        finally:
+            browser.close()
+    assert checked >= 10
