@@ -367,3 +367,25 @@ def test_is_roc_curve_accepts_every_empirical_curve():
         assert is_roc_curve(pts)
     assert not is_roc_curve([["0", "0"], ["1/2", "sqrt(3)/3"], ["1", "1"]])
     assert is_roc_curve([["0", "0"], ["pi/4", "pi/4"], ["1", "1"]])
+
+
+def test_low_precision_floats_are_accepted():
+    assert check("auc-pairs-table1", np.float32(19 / 24)).passed
+    assert check("auc-pairs-table1", np.array([19 / 24], dtype=np.float32)).passed
+    assert not check("auc-pairs-table1", np.float32(0.75)).passed
+
+
+def test_a_swallowed_time_limit_still_stops():
+    def stubborn(y_true, y_score):
+        while True:
+            try:
+                while True:
+                    pass
+            except BaseException:  # noqa: BLE001 - swallows the first alarm
+                pass
+            break
+        while True:
+            pass
+
+    fb = check("auc-pairs-function", stubborn)
+    assert "did not finish" in fb.message

@@ -286,7 +286,9 @@ def describe(value: Any) -> str:
         return f"{value:.10g}"
     if isinstance(value, (list, tuple)):
         inner = ", ".join(describe(v) for v in value)
-        return f"[{inner}]" if isinstance(value, list) else f"({inner}{',' if len(value) == 1 else ''})"
+        if isinstance(value, list):
+            return f"[{inner}]"
+        return f"({inner}{',' if len(value) == 1 else ''})"
     if isinstance(value, dict):
         return "{" + ", ".join(f"{k}: {describe(v)}" for k, v in value.items()) + "}"
     if isinstance(value, np.ndarray):
@@ -362,6 +364,15 @@ def same_number(given: Fraction | float, expected: Fraction | float, tol: float)
     return abs(g - e) <= tol * max(1.0, abs(e))
 
 
+def _float_tolerance(answer: Any) -> float:
+    """The rounding error of a low-precision float answer (numpy float32, float16)."""
+    if isinstance(answer, np.floating) and answer.dtype.itemsize < 8:
+        return 4 * float(np.finfo(answer.dtype).eps)
+    if isinstance(answer, np.ndarray) and answer.dtype.kind == "f" and answer.dtype.itemsize < 8:
+        return 4 * float(np.finfo(answer.dtype).eps)
+    return 0.0
+
+
 @dataclass(frozen=True)
 class Mistake:
     """A typical wrong answer recomputed on the exercise's data, with its hint."""
@@ -398,13 +409,14 @@ class NumberChecker(Checker):
     def verdict(self, answer: Any) -> Verdict:
         given = as_number(answer)
         exp = self.expected
+        tol = max(self.tol, _float_tolerance(answer))
         if isinstance(exp, Fraction):
             if isinstance(given, Fraction):
                 if given == exp:
                     return 1.0, f"correct: {describe(exp)}"
-            elif abs(float(given) - float(exp)) <= max(self.tol, 1e-9):
+            elif abs(float(given) - float(exp)) <= max(tol, 1e-9) * max(1.0, abs(float(exp))):
                 return 1.0, f"correct; the exact value is {describe(exp)}"
-        elif same_number(given, exp, self.tol):
+        elif same_number(given, exp, tol):
             return 1.0, f"correct (within {self.tol:g} of {describe(exp)})"
         for m in self.mistakes:
             try:
@@ -581,13 +593,21 @@ def call_with_limit(func: Callable, kwargs: dict, limit: float) -> Any:
     use_signal = (hasattr(signal, "setitimer")
                   and threading.current_thread() is threading.main_thread())
     if use_signal:
+        armed = {"on": True}
+
         def on_alarm(signum: int, frame: Any) -> None:
-            raise _Timeout()
+            if armed["on"]:
+                raise _Timeout()
 
         old = signal.signal(signal.SIGALRM, on_alarm)
-        signal.setitimer(signal.ITIMER_REAL, limit)
+        # The alarm repeats every 0.1 s, so a bare ``except:`` in the answer that swallows
+        # the first one does not keep it running for long.
+        signal.setitimer(signal.ITIMER_REAL, limit, 0.1)
         try:
-            return func(**kwargs)
+            try:
+                return func(**kwargs)
+            finally:
+                armed["on"] = False
         except _Timeout:
             return {"__timeout__": True}
         except Exception as exc:  # noqa: BLE001 - the student's error is the answer
