@@ -389,3 +389,17 @@ def test_a_swallowed_time_limit_still_stops():
 
     fb = check("auc-pairs-function", stubborn)
     assert "did not finish" in fb.message
+
+
+def test_formula_strings_are_read_without_eval():
+    assert check("linear-tpr-formula", "1 - theta^2").passed
+    assert check("linear-tpr-formula", "(1 - theta) * (1 + theta)").passed
+    for hostile in ("open('/etc/passwd').read()", "theta.__class__", "exec('1')",
+                    "theta**10**10", "lambda: 1"):
+        fb = check("linear-tpr-formula", hostile)
+        assert not fb.passed and "could not read" in fb.message
+    with pytest.raises(ValueError):
+        decode_answer({"type": "sympy", "srepr": "Pow(Integer(9), Integer(99999999999))",
+                       "str": ""})
+    with pytest.raises(ValueError):
+        decode_answer({"type": "ndarray", "dtype": "V100000000", "shape": [1], "items": []})
