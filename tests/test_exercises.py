@@ -403,3 +403,14 @@ def test_formula_strings_are_read_without_eval():
                        "str": ""})
     with pytest.raises(ValueError):
         decode_answer({"type": "ndarray", "dtype": "V100000000", "shape": [1], "items": []})
+
+
+def test_an_answer_that_modifies_its_inputs_cannot_change_the_cases():
+    def clobbering(w, reference, objects):
+        scores = [float(sum(a * b for a, b in zip(w, x))) for x in objects]
+        for row in reference:
+            row[:] = [0.0] * len(row)
+        w[:] = [0.0] * len(w)
+        return scores
+
+    assert check("d-q2-pair-scores", clobbering).passed
