@@ -81,10 +81,13 @@ $(LAB_DIR)/.copies: $(NOTEBOOKS) $(BOOK_NOTEBOOKS) $(LAB_TOOLS)
 
 lab-copies: $(LAB_DIR)/.copies
 
+# No news feed or update check: a classroom server may be offline.
 lab: lab-copies
 	$(if $(filter yes no,$(BROWSER)),env -u BROWSER) $(BIN)/jupyter lab \
 	  --notebook-dir=$(LAB_DIR) --ServerApp.ip=$(IP) --ServerApp.port=$(PORT) \
-	  --ServerApp.port_retries=0 $(if $(filter no,$(LAB_OPEN)),--no-browser) $(LAB_ROOT) $(LAB_ARGS)
+	  --ServerApp.port_retries=0 $(if $(filter no,$(LAB_OPEN)),--no-browser) $(LAB_ROOT) \
+	  --LabApp.news_url=None --LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate \
+	  $(LAB_ARGS)
 
 # The whole book as one PDF, offline: Sphinx's singlehtml page printed by Debian's Chromium
 # after MathJax has typeset it (book/_ext/print_pdf.py; needs `apt-get install chromium`).

@@ -71,6 +71,8 @@ BIB = {"f": ("Fawcett", "2006"), "d": ("Davis and Goadrich", "2006")}
         ("{doc}`the grid <02_roc_grid>`", "[the grid](02_roc_grid.ipynb)"),
         ("{numref}`Figure %s <fig-elsewhere>`", "Figure"),
         ("{numref}`fig-here`", "{numref}`fig-here`"),
+        ("{term}`ROC curve`", "ROC curve"),
+        ("{term}`curves <ROC curve>`", "curves"),
     ],
 )
 def test_roles_become_what_the_book_prints(role, expected):

@@ -68,7 +68,8 @@ class AuthorYearLabelStyle(BaseLabelStyle):
                 " ".join(p.prelast_names + p.last_names).replace("{", "").replace("}", "")
                 for p in persons
             ]
-            labels.append(author_label(names, entry.fields.get("year", "n.d.")))
+            year = entry.fields.get("year", "n.d.").replace("--", "\u2013")
+            labels.append(author_label(names, year))
         seen: dict[str, int] = {}
         for label in labels:
             seen[label] = seen.get(label, 0) + 1
