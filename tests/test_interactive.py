@@ -344,7 +344,8 @@ def check_shown(shown: dict, y, s, w) -> float:
     present = np.unique(s if w is None else s[w > 0])
     lower = present[present < t]
     if t == np.inf:
-        assert shown["range"] == f"Any \u03b8 above {js_str(present[-1])}: nobody is called class 1."
+        assert shown["range"] == (
+            f"Any \u03b8 above {js_str(present[-1])}: nobody is called class 1.")
     elif lower.size == 0:
         assert shown["range"] == f"Any \u03b8 at or below {js_str(t)}: everybody is called class 1."
     else:

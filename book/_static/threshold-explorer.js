@@ -139,7 +139,8 @@
     }
     if (name === "pr") {
       var p0 = data.totals.prevalence;
-      root.appendChild(svg("line", { x1: x(0), y1: y(p0), x2: x(1), y2: y(p0), "class": "te-ref" }));
+      root.appendChild(svg("line", { x1: x(0), y1: y(p0), x2: x(1), y2: y(p0),
+        "class": "te-ref" }));
     }
     if (name === "profit" && yDom[0] < 0 && yDom[1] > 0) {
       root.appendChild(svg("line", { x1: x(0), y1: y(0), x2: x(1), y2: y(0), "class": "te-ref" }));
@@ -279,7 +280,8 @@
     var range = el("p", { "class": "te-range" });
     root.appendChild(range);
     root.appendChild(el("p", { "class": "te-help" },
-      "Drag the slider or use the arrow keys, Home and End. The rule: score \u2265 \u03b8 \u2192 class 1." +
+      "Drag the slider or use the arrow keys, Home and End. " +
+      "The rule: score \u2265 \u03b8 \u2192 class 1." +
       (n < data.n_thresholds ? " The slider shows " + n + " of the " + data.n_thresholds +
         " thresholds; the values at each are exact." : "")));
 
