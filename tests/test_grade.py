@@ -46,10 +46,16 @@ def gradebook(tmp_path_factory):
     fixtures.write_all(tmp / "subs", CHAPTER, OTHER)
     out = tmp / "grades.csv"
     stdout = io.StringIO()
+    grace, grade.GRACE = grade.GRACE, 3.0  # a kernel ignoring the interrupt is stopped sooner
     with redirect_stdout(stdout):
-        code = grade.main([str(tmp / "subs"), "--out", str(out), "--chapter", str(CHAPTER),
-                           "--timeout", str(TIMEOUT), "--memory-mb", "1500", "--jobs", "2",
-                           "--seed", "7", "--no-progress"])
+        try:
+            code = grade.main([str(tmp / "subs"), "--out", str(out), "--chapter",
+                               str(CHAPTER),
+                               "--timeout", str(TIMEOUT), "--memory-mb", "1500",
+                               "--jobs", "2",
+                               "--seed", "7", "--no-progress"])
+        finally:
+            grade.GRACE = grace
     return code, _read(out), stdout.getvalue(), out
 
 
@@ -65,6 +71,7 @@ def test_batch_completes_with_exit_code_0_and_a_summary(gradebook):
     code, table, stdout, out = gradebook
     assert code == 0
     assert set(table) == {"all_correct", "all_stubs", "partly_wrong", "infinite_loop",
+                          "stubborn_loop",
                           "import_error", "tampered_check", "kernel_exit", "memory_hog",
                           "corrupt", "other_chapter"}
     with open(out, newline="", encoding="utf-8") as fh:
@@ -111,6 +118,13 @@ def test_infinite_loop_is_interrupted_and_the_rest_graded(gradebook):
     assert "interrupted" in rows[first.id]["feedback"]
     assert all(rows[ex.id]["status"] == "graded" for ex in rest)
     assert _points(rows) == _max(rows) - first.points
+
+
+def test_loop_that_ignores_the_interrupt_is_stopped_and_recorded(gradebook):
+    rows = gradebook[1]["stubborn_loop"]
+    assert {r["status"] for r in rows.values()} == {"timeout"}
+    assert all("would not stop" in r["feedback"] for r in rows.values())
+    assert _points(rows) == 0
 
 
 def test_exception_at_import_is_an_error_not_a_crash(gradebook):

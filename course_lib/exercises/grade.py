@@ -198,8 +198,6 @@ def _cell_errors(cell: Any) -> list[str]:
 async def _execute(nb: Any, exercises: Sequence[Exercise], cases: dict[str, list],
                    *, timeout: float, memory_mb: int, workdir: Path) -> _Run:
     """Run the notebook's code cells, then the extraction cell; never raises."""
-    from nbclient.exceptions import DeadKernelError
-
     run = _Run()
     marker = f"@@course-lib-grader:{secrets.token_hex(16)}@@"
     request = {"marker": marker, "limit": CALL_LIMIT,
@@ -224,18 +222,16 @@ async def _execute(nb: Any, exercises: Sequence[Exercise], cases: dict[str, list
                 continue
             count += 1
             before = len(client.timeouts)
-            try:
-                await asyncio.wait_for(
-                    client.async_execute_cell(cell, index, execution_count=count),
-                    timeout + GRACE)
-            except DeadKernelError:
+            outcome = await _run_cell(client, cell, index, timeout + GRACE, count)
+            if outcome == "died":
                 run.died = True
                 run.notes.append(f"cell {index + 1}: the kernel died")
                 break
-            except asyncio.TimeoutError:
+            if outcome == "stuck":
                 run.timed_out = True
-                run.notes.append(f"cell {index + 1}: still running {timeout:g} s after the "
-                                 "limit and would not stop; the kernel was stopped")
+                run.notes.append(f"cell {index + 1}: still running {GRACE:g} s after the "
+                                 f"{timeout:g} s limit and would not stop; the kernel was "
+                                 "stopped")
                 break
             if len(client.timeouts) > before:
                 run.cells_timed_out += 1
@@ -250,13 +246,11 @@ async def _execute(nb: Any, exercises: Sequence[Exercise], cases: dict[str, list
             cell = nbformat.v4.new_code_cell(code)
             nb.cells.append(cell)  # nbclient stores the executed cell back by its index
             client.timeout = int(math.ceil(limit))
-            try:
-                await asyncio.wait_for(client.async_execute_cell(cell, len(nb.cells) - 1),
-                                       limit + GRACE)
-            except DeadKernelError:
+            outcome = await _run_cell(client, cell, len(nb.cells) - 1, limit + GRACE, None)
+            if outcome == "died":
                 run.died = True
                 run.notes.append("the kernel died while the answers were read")
-            except asyncio.TimeoutError:
+            elif outcome == "stuck":
                 run.timed_out = True
                 run.notes.append("the answers could not be read in time")
             else:
@@ -272,6 +266,31 @@ async def _execute(nb: Any, exercises: Sequence[Exercise], cases: dict[str, list
                 run.notes.append("the kernel was killed (signal 9), most likely out of memory")
         await _shutdown(client, km)
     return run
+
+
+async def _run_cell(client: Any, cell: Any, index: int, deadline: float,
+                    count: int | None) -> str:
+    """Execute one cell: ``"ok"``, ``"died"`` (the kernel died) or ``"stuck"``.
+
+    nbclient interrupts a cell at its timeout; ``deadline`` (longer) catches a kernel
+    that ignores the interrupt, whose cell is then abandoned.
+    """
+    from nbclient.exceptions import DeadKernelError
+
+    task = asyncio.ensure_future(client.async_execute_cell(cell, index, execution_count=count))
+    done, _ = await asyncio.wait({task}, timeout=deadline)
+    if not done:
+        task.cancel()
+        try:
+            await task
+        except BaseException:  # noqa: BLE001 - nbclient turns the cancel into DeadKernelError
+            pass
+        return "stuck"
+    try:
+        task.result()
+    except DeadKernelError:
+        return "died"
+    return "ok"
 
 
 async def _exit_code(km: Any) -> int | None:
