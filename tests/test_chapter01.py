@@ -164,3 +164,27 @@ def test_log_loss_curve_is_minus_log_p():
         assert ax.texts[0].get_text() == "p = 0.1: 2.30"
     finally:
         plt.close(ax.get_figure())
+
+
+def test_chapter1_explorer_and_patient_counts_in_prose(g):
+    """The explorer section's numbers: aSAH has 113 patients, 41 with a poor outcome;
+    accuracy and balanced accuracy peak at different thresholds, and the slider starts
+    at the balanced-accuracy peak, as the prose says."""
+    assert (g["asah_n"], g["asah_poor"]) == ("113", "41")
+    assert g["asah_acc_at"] != g["asah_ba_at"]
+    assert g["asah_start"] == g["asah_ba_at"]
+    assert (g["n_patients"], g["n_ill"], g["n_healthy"]) == ("1075", "25", "1050")
+    assert (g["tp_patients"], g["fp_patients"]) == ("20", "50")
+
+
+def test_chapter1_exercise_solutions_read_their_numbers_from_glue(g):
+    assert float(g["sys1_mean"]) == float(g["sys2_mean"]) == stored(0.65)
+    assert float(g["sys1_f1"]) > float(g["sys2_f1"])
+    assert float(g["sys1_f2"]) > float(g["sys2_f2"])
+    assert float(g["sys2_f05"]) > float(g["sys1_f05"])
+    assert g["f1_sys1"] == "'42/65'"
+    assert (g["thin_acc"], g["thin_prec"], g["thin_rec"], g["thin_ba"]) == (
+        "'12/13'", "'4/5'", "'4/5'", "'92/105'")
+    assert (g["all_rec"], g["all_prec"], g["all_f1"]) == ("'1'", "'1/10000'", "'2/10001'")
+    assert float(g["all_mcc"]) == 0.0
+    assert (g["m3_recalls"], g["m3_macro"], g["m3_micro"]) == ("'5/6, 2/3, 1/2'", "'2/3'", "'3/4'")

@@ -51,3 +51,15 @@ def test_chapter2_prose_values_are_pinned():
     assert g["auc_moved"] == "'5/6'"
     # the prose says the random scorer's area "is not one half"
     assert abs(float(g["auc_random"]) - 0.5) > 0.05
+
+
+def test_chapter2_exercise_solutions_read_their_numbers_from_glue():
+    """The worked solutions' numbers: θ = 0.2 gives (1/2, 1); seven vertices; 5/6."""
+    g = glued(CH2)
+    assert (g["ex_fpr_02"], g["ex_tpr_02"]) == ("'1/2'", "'1'")
+    assert (g["ex_called_02"], g["ex_tp_02"], g["ex_fp_02"]) == ("'1, 3, 4, 5, 6'", "3", "2")
+    assert g["ex_step_02"] == "4"
+    assert g["ex_n_vertices"] == "7"
+    assert g["ex_vertices"] == ("'(0, 0), (0, 1/3), (1/4, 1/3), (1/4, 2/3), (1/2, 1), "
+                                "(3/4, 1), (1, 1)'")
+    assert g["n_half"] == "10"

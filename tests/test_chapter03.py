@@ -143,3 +143,10 @@ def test_exact_thinning_mean_is_the_full_auc():
             vals = [cl.roc_auc(Y[np.r_[whole, s]], B[np.r_[whole, s]], exact=True)
                     for s in combinations(pool, k)]
             assert sum(vals, Fraction(0)) / len(vals) == full
+
+
+def test_chapter3_exercise_solutions_read_their_numbers_from_glue():
+    """The binarized answer (TPR 0.9, FPR 0.3) has AUC 4/5, by trapezoids and by a sample."""
+    g = glued(CH3)
+    assert g["auc_q2"] == g["auc_q2_sample"] == "'4/5'"
+    assert (g["q2_tp"], g["q2_m1"], g["q2_fp"], g["q2_m0"]) == ("9", "10", "3", "10")
