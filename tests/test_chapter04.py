@@ -103,13 +103,24 @@ def test_chapter4_rank_average(g):
     assert g["auc_mean_exp"] != g["auc_mean"]
 
 
-def test_chapter4_answers(g):
+def test_chapter4_exercise_solutions(g):
     """Doubling w keeps the AUC and equals doubling beta; the averaged pair score
-    orders objects like <w, x>."""
+    orders objects like <w, x>; the surrogate of Table 1 with beta = 1 and near 0."""
     assert g["q1_auc"] == g["q1_auc2"]
     assert float(g["q1_soft2"]) == stored(float(g["q1_soft_beta2"]))
     assert float(g["q1_soft2"]) > float(g["q1_soft"])
     assert float(g["q2_auc_avg"]) == stored(float(g["q2_auc_lin"]))
+    assert g["soft_ex_pairs"] == "12"
+    assert float(g["soft_ex_value"]) == pytest.approx(0.5409645714, abs=1e-9)
+    assert float(g["auc_t1_ex"]) == stored(19 / 24)
+    assert g["soft_limit"] == "'1/2'"
+    assert float(g["soft_small_beta"]) == pytest.approx(0.5, abs=1e-4)
+    assert g["beta_equiv"] == "2" and g["rank_fn_gap"] == "'0'"
+    text = cell_text(CH4)
+    from course_lib.exercises import exercises_for
+
+    for ex in exercises_for(4):
+        assert f"{ex.id}: passed" in text, ex.id
 
 
 # ---------------------------------------------------------------- figures

@@ -43,13 +43,23 @@ def test_F22_chapter5_redistribution_changes_gini():
     assert "Gini before: 193/250 = 0.772" in cell_text(CH5)
 
 
-def test_chapter5_same_gini_example_and_answers():
+def test_chapter5_same_gini_example_and_exercise_solutions():
     g = glued(CH5)
     assert "Gini: 193/250 193/250" in cell_text(CH5)
     assert g["max_gini_10"] == "'9/10'"
-    assert float(g["gini_v2_doubled"]) == pytest.approx(0.21)
-    assert float(g["gini_v3_plus10"]) == pytest.approx(0.355)
+    assert (g["five_shares"], g["five_sum"], g["gini_five"]) == (
+        "'0, 0, 1/10, 3/10, 3/5, 1'", "'3/5'", "'2/5'")
+    assert (g["gini_doubled"], g["gini_plus10"]) == ("'2/5'", "'8/25'")
     assert (float(g["gini_one_rich"]), float(g["gini_two_rich"])) == (0.9, 0.8)
+    assert float(g["gini_fn_village3"]) == stored(0.71)
+
+
+def test_chapter5_exercises_are_all_solved_in_the_chapter():
+    from course_lib.exercises import exercises_for
+
+    text = cell_text(CH5)
+    for ex in exercises_for(5):
+        assert f"{ex.id}: passed" in text, ex.id
 
 
 def test_plot_lorenz_draws_the_curve_and_shades_the_area():

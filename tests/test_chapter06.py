@@ -76,12 +76,19 @@ def test_F28_chapter6_marketing_campaign():
     assert float(g["half_profit"]) == 35
 
 
-def test_chapter6_answers():
+def test_chapter6_exercise_solutions():
     g = glued(CH6)
     assert float(g["auc_from_gini"]) == pytest.approx(0.7)
+    assert g["gini_ex_t1"] == "'7/12'"
     assert (g["auc_dup"], g["gini_dup"], g["s_model_dup"]) == (
         "'19/24'", "'7/12'", "'7/33'")
     assert (g["swaps_ideal"], g["swaps_worst"]) == ("0", "54")
+    assert float(g["gini_fn_15"]) == stored(17 / 27)
+    text = cell_text(CH6)
+    from course_lib.exercises import exercises_for
+
+    for ex in exercises_for(6):
+        assert f"{ex.id}: passed" in text, ex.id
 
 
 def test_plot_cap_draws_model_and_ideal_curves():
