@@ -110,11 +110,27 @@ def test_chapter7_higher_roc_auc_lower_pr_area_as_in_source_c():
     assert g["trap_i"] > 10 * g["trap_ii"]
 
 
-def test_chapter7_answers():
+def test_chapter7_exercise_solutions():
+    """The worked solutions of the chapter's exercises glue the checked answers."""
     g = glued(CH7)
-    assert (g["q1_tp"], g["q1_fp"]) == ("16", "200")
-    assert float(g["q1_p"]) == pytest.approx(16 / 216)
-    assert (g["q2_auc_old"], g["q2_auc"], g["q2_ap"]) == ("'19/24'", "'19/30'", "'1/2'")
+    assert (g["ex_tp"], g["ex_fp"]) == ("16", "200")
+    assert g["ex_prec"] == "'2/27'"
+    assert float(g["ex_prec_f"]) == pytest.approx(16 / 216)
+    assert g["ex_ap"] == "'34/45'"
+    assert (g["ex8_auc_old"], g["ex8_auc"], g["ex8_ap"]) == ("'19/24'", "'19/30'", "'1/2'")
+    assert (g["ex_thin_p"], g["ex_thin_p0"]) == ("'5/7'", "'1/5'")
+    assert g["ex_pk"] == "'5/8'"
+
+
+def test_chapter7_has_the_table1_explorer_at_theta():
+    """The threshold explorer of Table 1 starts at Dyakonov's threshold 0.4."""
+    import json
+
+    nb = json.loads(CH7.read_text(encoding="utf-8"))
+    cells = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
+    explorer = [c for c in cells if c.startswith("threshold_explorer(")]
+    assert len(explorer) == 1 and "threshold=theta" in explorer[0]
+    assert float(glued(CH7)["theta"]) == 0.4
 
 
 # --- the chapter's figures -------------------------------------------------------------

@@ -86,11 +86,25 @@ def test_chapter8_gain_lift_ks_of_the_sample():
     assert (g["tie_dpr"], g["tie_dtpr"]) == ("'2/7'", "'1/3'")
 
 
-def test_chapter8_check_yourself_answers():
+def test_chapter8_exercise_solutions():
+    """The worked solutions of the chapter's exercises glue the checked answers."""
     g = glued(CH8)
-    assert g["q1_auc"] == "'11/18'"
-    assert float(g["q2_lift"]) == pytest.approx(10, abs=1e-3)
-    assert g["q3_depth"] == "2" and float(g["q3_profit"]) == 15 * 3484 - 22475
+    assert g["ex_auc_gain"] == "'11/18'"
+    assert float(g["ex_auc_gain_gap"]) == pytest.approx(0.1 * (11 / 18 - 0.5))
+    assert g["ex_ks"] == "'1/2'" and g["ex_ks_fn"] == "'1/2'"
+    assert g["ex_max_lift"] == "'10'"
+    assert (g["ex_depth"], g["ex_profit"]) == ("5", "640")
+    assert 15 * (30 + 18 + 12 + 9 + 7) - 500 == 640
+
+
+def test_chapter8_has_an_explorer_with_the_chapter_prices():
+    """The threshold explorer of the profit section uses cost 1 and income 5."""
+    import json
+
+    nb = json.loads(CH8.read_text(encoding="utf-8"))
+    cells = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
+    explorer = [c for c in cells if c.startswith("threshold_explorer(")]
+    assert len(explorer) == 1 and "costs=(1, 5)" in explorer[0]
 
 
 # ------------------------------------------------------------- the figures

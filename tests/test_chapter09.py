@@ -83,9 +83,9 @@ def test_chapter9_asah_s100b_against_ndka():
     assert float(g["pcf_equal"]) == pytest.approx(41 / 113)
     assert float(g["nec_equal_s100b"]) == pytest.approx(29 / 113)
     assert float(g["nec_equal_ndka"]) == pytest.approx(38 / 113)
-    assert float(g["q4_fewer"]) == pytest.approx(9)
-    assert float(g["q4_err_s100b"]) == pytest.approx(29)
-    assert float(g["q4_err_ndka"]) == pytest.approx(38)
+    assert float(g["n_fewer"]) == pytest.approx(9)
+    assert float(g["n_err_s100b"]) == pytest.approx(29)
+    assert float(g["n_err_ndka"]) == pytest.approx(38)
     assert (g["top_s100b"], g["top_ndka"], g["m1_a"]) == ("12", "1", "41")
     assert float(g["diff_in_max"]) < 0  # S100beta better on the whole clinical range
 
@@ -111,13 +111,15 @@ def test_chapter9_bootstrap_band_and_difference_test():
     assert float(g["delong_p"]) == pytest.approx(0.1643, abs=1e-4)
 
 
-def test_chapter9_check_yourself_answers():
+def test_chapter9_exercise_solutions():
+    """The worked solutions of the chapter's exercises glue the checked answers."""
     g = glued(CH9)
-    assert float(g["q1_pcf"]) == pytest.approx(0.5)
-    assert float(g["q1_nec"]) == pytest.approx(0.225)
-    assert (g["q2_from"], g["q2_to"]) == ("'1/4'", "'7/8'")
-    assert (g["q3_from"], g["q3_to"]) == ("'2/3'", "'8/17'")
-    assert (g["q3_flip_from"], g["q3_flip_to"]) == ("'8/17'", "'2/3'")
+    assert g["ex_pcf"] == "'1/2'"
+    assert g["ex_nec"] == "'9/40'" and g["ex_trivial"] == "'1/2'"
+    assert (g["ex_range_from"], g["ex_range_to"]) == ("'1/4'", "'7/8'")
+    assert (g["ex_below_from"], g["ex_below_to"]) == ("'2/3'", "'8/17'")
+    assert (g["ex_flip_from"], g["ex_flip_to"]) == ("'8/17'", "'2/3'")
+    assert float(g["ex_nec_fn"]) == pytest.approx(0.25)
 
 
 # ------------------------------------------------------------- the figures
