@@ -2,7 +2,10 @@
 # requirements.txt, so a machine with Python 3.11, make and git is enough.
 #
 #   make book               install, build the HTML book (warnings are errors), print its path
-#   make test               install, run every test: library, facts, notebooks (nbval), book, browser
+#   make test               install, lint (ruff) and type-check (mypy), run every test:
+#                           library, facts, notebooks (nbval), book, browser
+#   make check              ruff and mypy only (the fast inner loop is
+#                           .venv/bin/python -m pytest tests course_lib -m "not slow")
 #   make notebooks          re-execute every chapter in place (for authors)
 #   make lab                start JupyterLab on notebooks/ (for instructors)
 #   make student-notebooks  copies of the chapters without outputs, in _build/student/
@@ -15,7 +18,7 @@ BOOK_FLAGS := -W -n --keep-going
 NOTEBOOKS  := $(sort $(wildcard notebooks/*.ipynb))
 BOOK_NOTEBOOKS := $(sort $(wildcard book/*.ipynb))
 
-.PHONY: install book test notebooks lab student-notebooks clean
+.PHONY: install book check test notebooks lab student-notebooks clean
 
 install: $(STAMP)
 
@@ -30,7 +33,11 @@ book: $(STAMP)
 	@echo
 	@echo "The book: $(CURDIR)/_build/html/index.html"
 
-test: $(STAMP)
+check: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
+test: check
 	$(BIN)/python -m pytest tests course_lib $(NOTEBOOKS) $(BOOK_NOTEBOOKS) \
 	  --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
 
