@@ -61,9 +61,9 @@ def score_groups(y: np.ndarray, s: np.ndarray, w: np.ndarray | None = None) -> S
     Without weights: one sort of all scores gives the distinct values and the group
     sizes; one sort of the smaller class's scores, located among the distinct values
     (or the distinct values among them, whichever array is shorter), gives that class's
-    count per group. With weights: when the scores have few distinct values (heavy
-    ties), a hash table codes them and one ``numpy.bincount`` sums the weights of
-    each class; otherwise an ``argsort`` and ``numpy.add.reduceat``.
+    count per group. With weights: a hash table codes the scores, one ``numpy.bincount``
+    sums the weights of each class per code, and only the distinct values are sorted
+    (see ``_sums_per_value``).
 
     >>> g = score_groups(np.array([0, 1, 1, 0], bool), np.array([0.2, 0.5, 0.2, 0.1]))
     >>> g.scores.tolist(), g.pos.tolist(), g.neg.tolist()
@@ -88,38 +88,22 @@ def score_groups(y: np.ndarray, s: np.ndarray, w: np.ndarray | None = None) -> S
     return ScoreGroups(values[::-1].copy(), pos[::-1].copy(), neg[::-1].copy())
 
 
-def _few_distinct(s: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """``(codes, distinct)`` of float64 scores with few distinct values, else None.
-
-    "Few" is at most one distinct value per 16 objects (heavy ties, rounded scores),
-    judged first on an evenly spread sample of 4096 scores. The codes come from a hash
-    table (``pandas.factorize``), one O(n) pass instead of a binary search per score;
-    ``s + 0.0`` makes -0.0 and 0.0 one value, as comparisons do.
-    """
-    if s.dtype != np.float64:
-        return None
-    sample = s[:: max(1, s.size // 4096)]
-    if np.unique(sample).size * 16 > sample.size:
-        return None
-    codes, distinct = pd.factorize(s + 0.0)
-    if distinct.size * 16 > s.size:
-        return None
-    return codes, np.asarray(distinct)
-
-
 def _sums_per_value(
     s: np.ndarray, y: np.ndarray | None, a: np.ndarray, b: np.ndarray
 ) -> ScoreGroups:
     """Distinct scores in decreasing order with the sums of ``a`` and of ``b`` over the
-    objects of each. With bool ``y`` given, ``a`` is taken where ``y`` and ``b`` where
+    objects of each. With bool ``y`` given, ``a`` is summed where ``y`` and ``b`` where
     not (``a`` and ``b`` may then be the same weights).
 
-    Few distinct values: hash codes and one ``numpy.bincount``; otherwise an
-    ``argsort`` and ``numpy.add.reduceat``.
+    float64 scores are coded by a hash table (``pandas.factorize``, one O(n) pass, -0.0
+    and 0.0 one value as comparisons say), the sums taken by ``numpy.bincount`` and
+    only the distinct values sorted: with heavy ties that is a small sort. Other dtypes
+    (integers float64 cannot hold, long doubles) take an ``argsort`` and
+    ``numpy.add.reduceat``.
     """
-    few = _few_distinct(s)
-    if few is not None:
-        codes, distinct = few
+    if s.dtype == np.float64:
+        codes, uniques = pd.factorize(s)
+        distinct = np.asarray(uniques)
         k = distinct.size
         if y is not None and a is b:
             sums = np.bincount(2 * codes + y, weights=a, minlength=2 * k).reshape(k, 2)

@@ -152,20 +152,22 @@ def _needs_two_per_class(y: np.ndarray, what: str) -> bool:
     return False
 
 
-def _group_placements(
-    y: np.ndarray, s: np.ndarray
-) -> tuple[float, Any, np.ndarray, np.ndarray]:
-    """The AUC (correctly rounded), the score groups and ``2 m0 V10``, ``2 m1 V01`` of
-    the objects of each group, as exact integers (both classes present)."""
+def _group_placements(y: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Placement values ``(V10, V01)`` in increasing score order, from the score groups.
+
+    A placement depends only on the object's score, so it is computed once per group
+    of equal scores (from :func:`~course_lib._groups.score_groups`, the sort every
+    curve uses) and repeated for the group's members; the values and their order are
+    those of ``_placements``, so means and variances come out to the same bits.
+    """
     g = score_groups(y, s)  # decreasing scores; int64 counts per group
-    m1, m0 = int(g.pos.sum()), int(g.neg.sum())
-    neg_above = np.cumsum(g.neg) - g.neg
-    pos_above = np.cumsum(g.pos) - g.pos
-    twice_v10 = 2 * (m0 - neg_above) - g.neg
-    twice_v01 = 2 * pos_above + g.pos
-    exact = twice_v10 if 2 * m0 * m1 < 2**62 else twice_v10.astype(object)
-    auc = int(np.dot(g.pos, exact)) / (2 * m0 * m1)
-    return auc, g, twice_v10, twice_v01
+    pos, neg = g.pos[::-1], g.neg[::-1]  # increasing scores
+    m1, m0 = int(pos.sum()), int(neg.sum())
+    neg_below = np.cumsum(neg) - neg
+    pos_below = np.cumsum(pos) - pos
+    v10 = (2 * neg_below + neg) / (2.0 * m0)  # negatives below + those tied, halved
+    v01 = 1.0 - (2 * pos_below + pos) / (2.0 * m1)
+    return np.repeat(v10, pos), np.repeat(v01, neg)
 
 
 def auc_ci_delong(y_true: Any, y_score: Any, *, level: float = 0.95) -> DeLongCI:
@@ -211,15 +213,11 @@ def auc_ci_delong(y_true: Any, y_score: Any, *, level: float = 0.95) -> DeLongCI
     y, s, _ = check_binary(y_true, y_score)
     if not has_both_classes(y, None, "ROC AUC"):
         return DeLongCI(math.nan, math.nan, math.nan, math.nan)
-    auc, g, twice_v10, twice_v01 = _group_placements(y, s)
-    m1, m0 = int(g.pos.sum()), int(g.neg.sum())
+    v10, v01 = _group_placements(y, s)
+    auc = float(v10.mean())
     if not _needs_two_per_class(y, "The DeLong interval"):
         return DeLongCI(auc, math.nan, math.nan, math.nan)
-    d10 = twice_v10 / (2.0 * m0) - auc
-    d01 = twice_v01 / (2.0 * m1) - auc
-    variance = float(
-        np.dot(g.pos, d10 * d10) / ((m1 - 1) * m1) + np.dot(g.neg, d01 * d01) / ((m0 - 1) * m0)
-    )
+    variance = float(v10.var(ddof=1) / v10.size + v01.var(ddof=1) / v01.size)
     half = float(ndtri((1 + level) / 2)) * math.sqrt(variance)
     return DeLongCI(auc, max(0.0, auc - half), min(1.0, auc + half), variance)
 
@@ -306,7 +304,7 @@ def auc_ci_bootstrap(
     distinct, groups = np.unique(s, return_inverse=True)
     positives, negatives = np.flatnonzero(y), np.flatnonzero(~y)
     n = y.size
-    auc = _group_placements(y, s)[0]
+    auc = float(_group_placements(y, s)[0].mean())
     block = max(1, 1_000_000 // n)
     aucs = []
     for start in range(0, n_boot, block):

@@ -151,9 +151,11 @@ def lorenz_curve(values: Any) -> LorenzCurve:
     >>> (9 * c.share).round(10).tolist()
     [0.0, 1.0, 2.0, 4.0, 6.0, 9.0]
     """
-    v = _check_incomes(values)
-    # Divided by the largest value first (it is positive), the sum cannot overflow.
-    cum = np.concatenate(([0.0], np.cumsum(np.sort(v) / v.max())))
+    v = np.sort(_check_incomes(values))
+    cum = np.cumsum(v)
+    if not np.isfinite(cum[-1]):  # values near the float limit: shares of the largest
+        cum = np.cumsum(v / v[-1])
+    cum = np.concatenate(([0.0], cum))
     return LorenzCurve(np.arange(v.size + 1) / v.size, cum / cum[-1])
 
 
@@ -335,7 +337,7 @@ def cap_curve(
     t, s, w = _validate(y_true, y_score, sample_weight, regression)
     if t.dtype == bool:
         c = cumulative_counts(t, s, w)
-        c = c._replace(fp=c.tp + c.fp)  # the rate counts every object
+        c = c._replace(fp=np.cumsum(c.pos + c.neg))  # the rate counts every object
     else:
         weight = np.ones(s.size) if w is None else w
         c = cumulative_sums(s, t * weight, weight)

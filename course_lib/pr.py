@@ -400,10 +400,8 @@ def pr_dominates(y_true: Any, score_a: Any, score_b: Any) -> bool:
 
     Parameters
     ----------
-    y_true : array-like of shape (n,)
-        Labels 0/1 or bool; at least one positive.
-    score_a, score_b : array-like of shape (n,)
-        Two scores of the same objects.
+    y_true, score_a, score_b
+        As in :func:`~course_lib.roc_dominates` (at least one positive is needed).
 
     Returns
     -------
@@ -411,10 +409,15 @@ def pr_dominates(y_true: Any, score_a: Any, score_b: Any) -> bool:
 
     Examples
     --------
-    >>> y = [0, 0, 1, 1]
-    >>> pr_dominates(y, [0.1, 0.2, 0.8, 0.9], [0.1, 0.8, 0.2, 0.9])
+    Tying the top positive with a negative is worse than ranking the positive first,
+    and better than ranking it second:
+
+    >>> labels = [1, 0, 1, 0]
+    >>> pr_dominates(labels, [4, 3, 2, 1], [4, 4, 2, 1])
     True
-    >>> pr_dominates(y, [0.1, 0.8, 0.2, 0.9], [0.1, 0.2, 0.8, 0.9])
+    >>> pr_dominates(labels, [4, 4, 2, 1], [3, 4, 2, 1])
+    True
+    >>> pr_dominates(labels, [4, 4, 2, 1], [4, 3, 2, 1])
     False
     """
     ends = []

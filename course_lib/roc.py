@@ -129,8 +129,12 @@ def _check_ids(ids: Any, n: int) -> list:
 
 
 def _descending_order(s: np.ndarray) -> np.ndarray:
-    """Positions sorted by non-increasing score, ties in input order."""
-    return np.argsort(-s, kind="stable")
+    """Positions sorted by non-increasing score, ties in input order.
+
+    The stable ascending order of the reversed scores, reversed: no negation, which
+    would wrap around for unsigned integer scores.
+    """
+    return s.size - 1 - np.argsort(s[::-1], kind="stable")[::-1]
 
 
 def roc_steps(y_true: Any, y_score: Any, *, ids: Any = None) -> list[RocStep]:
@@ -341,8 +345,9 @@ def roc_auc(
         numerator = _twice_u(pos, neg)
         return Fraction(numerator, denominator) if exact else numerator / denominator
     c = cumulative_counts(y, s, scale_weights(w))
-    area = float(np.dot(c.neg, c.tp - 0.5 * c.pos))
-    return area / (float(c.m1) * float(c.m0))
+    above = c.tp - c.pos
+    area = float(np.dot(c.neg, above + 0.5 * c.pos))
+    return area / (float(c.pos.sum()) * float(c.neg.sum()))
 
 
 def auc_pairwise(y_true: Any, y_score: Any) -> float:

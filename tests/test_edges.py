@@ -44,6 +44,14 @@ def test_1_huge_integer_scores_are_ranked_exactly(dtype):
         np.testing.assert_array_equal(a.xy[1], b.xy[1])
 
 
+@pytest.mark.parametrize("dtype", [np.int64, np.uint64])
+def test_1_huge_integer_scores_in_the_grid_walk(dtype):
+    y, s, _, k = _huge_int_case(dtype)
+    for a, b in zip(cl.roc_steps(y, s), cl.roc_steps(y, k)):
+        assert (a.ids, a.k1, a.k0, a.end) == (b.ids, b.k1, b.k0, b.end)
+    np.testing.assert_array_equal(cl.pair_matrix(y, s).matrix, cl.pair_matrix(y, k).matrix)
+
+
 def test_1_huge_integer_thresholds_are_not_rounded():
     y, s, _, _ = _huge_int_case(np.int64)
     c = cl.roc_curve(y, s)
