@@ -2,7 +2,10 @@
 # requirements.txt, so a machine with Python 3.11, make and git is enough.
 #
 #   make book               install, build the HTML book (warnings are errors), print its path
-#   make test               install, run every test: library, facts, notebooks (nbval), book, browser
+#   make test               install, lint (ruff) and type-check (mypy), run every test:
+#                           library, facts, notebooks (nbval), book, browser
+#   make check              ruff and mypy only (the fast inner loop is
+#                           .venv/bin/python -m pytest tests course_lib -m "not slow")
 #   make notebooks          re-execute every chapter in place (for authors)
 #   make lab                JupyterLab on lab copies of the chapters (for instructors);
 #                           PORT=8888 IP=127.0.0.1 BROWSER=no|yes (default: yes only with a display)
@@ -19,7 +22,7 @@ BOOK_FLAGS := -W -n --keep-going
 NOTEBOOKS  := $(sort $(wildcard notebooks/*.ipynb))
 BOOK_NOTEBOOKS := $(sort $(wildcard book/*.ipynb))
 
-.PHONY: install book test test-other-cpu notebooks lab lab-copies pdf student-notebooks clean
+.PHONY: install book check test test-other-cpu notebooks lab lab-copies pdf student-notebooks clean
 
 install: $(STAMP)
 
@@ -34,7 +37,11 @@ book: $(STAMP)
 	@echo
 	@echo "The book: $(CURDIR)/_build/html/index.html"
 
-test: $(STAMP)
+check: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
+test: check
 	$(BIN)/python -m pytest tests course_lib $(NOTEBOOKS) $(BOOK_NOTEBOOKS) \
 	  --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
 

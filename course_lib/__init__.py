@@ -23,10 +23,12 @@ from .roc import (
     roc_auc,
     roc_convex_hull,
     roc_curve,
+    roc_dominates,
     roc_point,
     roc_steps,
     trapezoid_area,
 )
+
 __all__ += [
     "PairMatrix",
     "RocCurve",
@@ -37,19 +39,36 @@ __all__ += [
     "roc_auc",
     "roc_convex_hull",
     "roc_curve",
+    "roc_dominates",
     "roc_point",
     "roc_steps",
     "trapezoid_area",
 ]
 
-from .pr import AchievablePr, PrCurve, achievable_pr, average_precision, pr_auc_trapezoid, pr_curve
+from .pr import (
+    EXACT_AP_LIMIT,
+    AchievablePr,
+    HullPr,
+    PrCurve,
+    achievable_pr,
+    average_precision,
+    hull_pr,
+    pr_auc_trapezoid,
+    pr_curve,
+    pr_dominates,
+)
+
 __all__ += [
+    "EXACT_AP_LIMIT",
     "AchievablePr",
+    "HullPr",
     "PrCurve",
     "achievable_pr",
     "average_precision",
+    "hull_pr",
     "pr_auc_trapezoid",
     "pr_curve",
+    "pr_dominates",
 ]
 
 from .confusion import (
@@ -68,6 +87,7 @@ from .confusion import (
     recall,
     specificity,
 )
+
 __all__ += [
     "ClassCounts",
     "accuracy",
@@ -96,6 +116,7 @@ from .lorenz import (
     gini_unnormalized,
     lorenz_curve,
 )
+
 __all__ += [
     "CapCurve",
     "LorenzCurve",
@@ -115,7 +136,10 @@ from .inference import (
     auc_ci_bootstrap,
     auc_ci_delong,
     delong_test,
+    interval_coverage,
+    simulate_intervals,
 )
+
 __all__ += [
     "BootstrapCI",
     "DeLongCI",
@@ -123,24 +147,9 @@ __all__ += [
     "auc_ci_bootstrap",
     "auc_ci_delong",
     "delong_test",
+    "interval_coverage",
+    "simulate_intervals",
 ]
-
-# models.py needs sympy, which takes most of a second to import: it is loaded on first
-# use of one of its names (PEP 562), so `import course_lib` stays fast.
-_MODEL_NAMES = ("LINEAR_DENSITIES", "CurvePoints", "ModelCurve", "ModelKS", "ModelOptimum", "ScoreModel")
-__all__ += list(_MODEL_NAMES)
-
-
-def __getattr__(name: str):
-    if name in _MODEL_NAMES:
-        from . import models
-
-        return getattr(models, name)
-    raise AttributeError(f"module 'course_lib' has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(set(globals()) | set(__all__))
 
 from .gains import (
     CampaignProfit,
@@ -158,8 +167,10 @@ from .gains import (
     ks_statistic,
     lift_at,
     lift_curve,
+    lift_of_gain,
     profit_curve,
 )
+
 __all__ += [
     "CampaignProfit",
     "GainCurve",
@@ -176,6 +187,7 @@ __all__ += [
     "ks_statistic",
     "lift_at",
     "lift_curve",
+    "lift_of_gain",
     "profit_curve",
 ]
 
@@ -198,6 +210,7 @@ from .cost import (
     trivial_cost,
     vertical_average,
 )
+
 __all__ += [
     "CostCurve",
     "CostEnvelope",
@@ -219,4 +232,32 @@ __all__ += [
 ]
 
 from .optimize import rank_average, soft_auc, soft_auc_gradient
+
 __all__ += ["rank_average", "soft_auc", "soft_auc_gradient"]
+
+
+# ---------------------------------------------------------------- lazy: the models
+# models.py needs sympy, which takes most of a second to import: its names are loaded
+# on first use (PEP 562), so `import course_lib` stays fast. This comes last, after
+# every eager import above, so that the module's names are all defined by then.
+_MODEL_NAMES = (
+    "LINEAR_DENSITIES",
+    "CurvePoints",
+    "ModelCurve",
+    "ModelKS",
+    "ModelOptimum",
+    "ScoreModel",
+)
+__all__ += list(_MODEL_NAMES)
+
+
+def __getattr__(name: str) -> object:
+    if name in _MODEL_NAMES:
+        from . import models
+
+        return getattr(models, name)
+    raise AttributeError(f"module 'course_lib' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

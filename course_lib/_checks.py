@@ -6,15 +6,28 @@ inputs: they return new arrays (or read-only views) in a canonical form.
 
 Canonical forms
 ---------------
-* labels -> 1-D ``bool`` array (``True`` = positive class, label 1);
-* scores -> 1-D ``float64`` array of finite values;
+* labels -> 1-D ``bool`` array (``True`` = positive class, label 1); every value must be
+  the number 0 or 1 (or a bool), whatever the array's dtype (object arrays included);
+* scores -> 1-D ``float64`` array of finite values. Integer or long-double scores that
+  float64 cannot hold exactly (int64 beyond ``2**53``, say) would become ties; the
+  functions that only *rank* the scores keep them in their own dtype instead
+  (``on_inexact="keep"``), those that do arithmetic on them refuse them
+  (``on_inexact="raise"``);
 * weights -> ``None`` or a 1-D ``float64`` array of finite, non-negative values.
+
+One-class policy
+----------------
+A metric that needs both classes (or the positives) either raises (curves: there is
+nothing to draw) or warns with :class:`UndefinedMetricWarning` and returns ``nan``
+(numbers, as scikit-learn does). :func:`undefined` does both, with one message:
+``"<what> is undefined: there are no <class> samples (<reason>)"``.
 """
 
 from __future__ import annotations
 
+import numbers
 import warnings
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 
@@ -24,8 +37,14 @@ __all__ = [
     "check_scores",
     "check_weights",
     "check_binary",
+    "check_flag",
+    "check_seed",
+    "class_totals",
+    "undefined",
+    "need_classes",
     "has_both_classes",
     "integer_weights",
+    "scale_weights",
 ]
 
 
@@ -53,23 +72,43 @@ def _show(values: np.ndarray, limit: int = 5) -> str:
 def check_labels(y_true: Any, *, name: str = "y_true") -> np.ndarray:
     """Return binary labels as a 1-D bool array (``True`` = label 1).
 
-    Accepts bool arrays and numeric arrays whose values are all 0 or 1.
+    Accepts any array whose values are all the number 0 or 1 (or bools): bool, integer
+    and float arrays, and object arrays of numbers (e.g. a pandas column of Python
+    ints). Strings are refused, ``"1"`` included: they are names of classes, not the
+    numbers 0 and 1.
 
     >>> check_labels([0, 1, 1]).tolist()
     [False, True, True]
+    >>> check_labels(np.array([0, 1], dtype=object)).tolist()
+    [False, True]
     >>> check_labels([0, 2])
     Traceback (most recent call last):
     ...
     ValueError: y_true must contain only 0 and 1 (or bool); found other values: 2
+    >>> check_labels(["0", "1"])
+    Traceback (most recent call last):
+    ...
+    ValueError: y_true must contain only 0 and 1 (the numbers, or bool); found values of type str: '0', '1'
     """
     arr = _as_1d(y_true, name)
     if arr.dtype == bool:
         return arr
+    if arr.dtype.kind == "O" and all(
+        isinstance(v, (numbers.Real, np.bool_)) for v in arr.tolist()
+    ):
+        arr = np.array(arr.tolist())
+        if arr.dtype.kind == "O":  # pragma: no cover - numbers numpy cannot hold
+            arr = arr.astype(np.float64)
+        if arr.dtype == bool:
+            return arr
     if arr.dtype.kind not in "iuf":
-        uniq = np.unique(arr.astype(object).astype(str))
+        values = arr.tolist()
+        kinds = sorted({type(v).__name__ for v in values})
+        uniq = sorted({repr(v) for v in values})
+        shown = ", ".join(uniq[:5]) + (", ..." if len(uniq) > 5 else "")
         raise ValueError(
-            f"{name} must contain only 0 and 1 (or bool); found values of type "
-            f"{arr.dtype}: {_show(uniq)}"
+            f"{name} must contain only 0 and 1 (the numbers, or bool); found values of "
+            f"type {', '.join(kinds)}: {shown}"
         )
     bad = ~((arr == 0) | (arr == 1))
     if bad.any():
@@ -80,8 +119,41 @@ def check_labels(y_true: Any, *, name: str = "y_true") -> np.ndarray:
     return arr == 1
 
 
-def check_scores(y_score: Any, *, name: str = "y_score") -> np.ndarray:
+def _float64_exact(arr: np.ndarray) -> bool:
+    """True when every value of a numeric array converts to float64 without rounding."""
+    if arr.dtype.kind == "b" or arr.dtype.itemsize <= 4 or arr.dtype == np.float64:
+        return True
+    if arr.dtype.kind in "iu":
+        return bool(-(2**53) <= int(arr.min()) and int(arr.max()) <= 2**53)
+    if arr.dtype.kind == "f" and arr.dtype.itemsize < 8:  # pragma: no cover - float16/32
+        return True
+    with np.errstate(invalid="ignore", over="ignore"):
+        back = arr.astype(np.float64).astype(arr.dtype)
+    finite = np.isfinite(arr)
+    return bool(np.all((back == arr) | ~finite))
+
+
+def check_scores(
+    y_score: Any,
+    *,
+    name: str = "y_score",
+    on_inexact: Literal["convert", "keep", "raise"] = "convert",
+) -> np.ndarray:
     """Return scores as a 1-D float64 array, rejecting NaN and infinite values.
+
+    Parameters
+    ----------
+    y_score : array-like of shape (n,)
+        Numbers (bool, integer or float).
+    name : str
+        The argument's name, for the error messages.
+    on_inexact : {"convert", "keep", "raise"}
+        What to do with integers or long doubles that float64 cannot hold exactly
+        (int64 scores ``2**62 + k``, say, which float64 would turn into ties):
+        ``"convert"`` rounds them to float64 (for functions whose result is a float
+        computation anyway), ``"keep"`` returns the array in its own dtype (for
+        functions that only sort and compare the scores, so they rank exactly), and
+        ``"raise"`` refuses them with a ValueError.
 
     >>> check_scores([0.5, 1]).tolist()
     [0.5, 1.0]
@@ -89,10 +161,24 @@ def check_scores(y_score: Any, *, name: str = "y_score") -> np.ndarray:
     Traceback (most recent call last):
     ...
     ValueError: y_score contains NaN or infinite values (1 of 2)
+    >>> check_scores(np.array([2**62, 2**62 + 1]), on_inexact="keep").dtype
+    dtype('int64')
     """
     arr = _as_1d(y_score, name)
     if arr.dtype.kind not in "biuf":
         raise ValueError(f"{name} must be numeric, got dtype {arr.dtype}")
+    if not _float64_exact(arr):
+        if on_inexact == "keep":
+            if arr.dtype.kind == "f" and not np.isfinite(arr).all():
+                bad = int((~np.isfinite(arr)).sum())
+                raise ValueError(f"{name} contains NaN or infinite values ({bad} of {arr.size})")
+            return arr
+        if on_inexact == "raise":
+            raise ValueError(
+                f"{name} holds values that float64 cannot represent exactly "
+                f"(dtype {arr.dtype}); this function computes in float64, so they would "
+                "be rounded (and may become ties): convert or rescale them first"
+            )
     arr = arr.astype(np.float64, copy=False)
     finite = np.isfinite(arr)
     if not finite.all():
@@ -128,12 +214,18 @@ def check_weights(sample_weight: Any, n: int) -> np.ndarray | None:
 
 
 def check_binary(
-    y_true: Any, y_score: Any, sample_weight: Any = None
+    y_true: Any,
+    y_score: Any,
+    sample_weight: Any = None,
+    *,
+    on_inexact: Literal["convert", "keep", "raise"] = "keep",
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """Validate ``(y_true, y_score, sample_weight)`` together.
 
     Returns ``(y, s, w)`` in canonical form (bool labels, float64 scores, float64
-    weights or ``None``).
+    weights or ``None``). Scores that float64 cannot hold exactly are kept in their
+    own dtype by default (every ranking function only sorts and compares them); see
+    :func:`check_scores` for ``on_inexact``.
 
     >>> y, s, w = check_binary([0, 1], [0.2, 0.9])
     >>> y.tolist(), s.tolist(), w
@@ -144,11 +236,73 @@ def check_binary(
     ValueError: y_true and y_score have different lengths: 3 and 2
     """
     y = check_labels(y_true)
-    s = check_scores(y_score)
+    s = check_scores(y_score, on_inexact=on_inexact)
     if y.size != s.size:
         raise ValueError(f"y_true and y_score have different lengths: {y.size} and {s.size}")
     w = check_weights(sample_weight, y.size)
     return y, s, w
+
+
+def class_totals(y: np.ndarray, w: np.ndarray | None) -> tuple[float, float]:
+    """``(m1, m0)``: the number (int) or total weight (float) of each class."""
+    if w is None:
+        m1 = int(np.count_nonzero(y))
+        return m1, y.size - m1
+    return float(w[y].sum()), float(w[~y].sum())
+
+
+def undefined(
+    what: str,
+    missing: str,
+    *,
+    warn: bool,
+    reason: str = "only one class present",
+    stacklevel: int = 3,
+) -> float:
+    """The one-class policy: raise a ValueError, or warn and return ``nan``.
+
+    Every message reads ``"<what> is undefined: there are no <missing> samples
+    (<reason>)"``. ``stacklevel`` is the one ``warnings.warn`` would take if it were
+    called where this is called: 2 from a public function, 3 from its helper.
+
+    >>> undefined("the ROC curve", "positive", warn=False)
+    Traceback (most recent call last):
+    ...
+    ValueError: the ROC curve is undefined: there are no positive samples (only one class present)
+    """
+    message = f"{what} is undefined: there are no {missing} samples ({reason})"
+    if not warn:
+        raise ValueError(message)
+    warnings.warn(message, UndefinedMetricWarning, stacklevel=stacklevel + 1)
+    return float("nan")
+
+
+def need_classes(
+    m1: float,
+    m0: float,
+    what: str,
+    *,
+    warn: bool,
+    negatives: bool = True,
+    reason: str = "only one class present",
+    stacklevel: int = 3,
+) -> bool:
+    """True when the positives (and, with ``negatives=True``, the negatives) carry
+    positive weight; otherwise apply :func:`undefined` (raise, or warn and return False).
+
+    >>> need_classes(3, 0, "the gain curve", warn=False, negatives=False)
+    True
+    """
+    if m1 > 0 and (m0 > 0 or not negatives):
+        return True
+    undefined(
+        what,
+        "positive" if not m1 > 0 else "negative",
+        warn=warn,
+        reason=reason,
+        stacklevel=stacklevel + 1,
+    )
+    return False
 
 
 def has_both_classes(y: np.ndarray, w: np.ndarray | None, what: str) -> bool:
@@ -156,21 +310,70 @@ def has_both_classes(y: np.ndarray, w: np.ndarray | None, what: str) -> bool:
 
     ``what`` names the metric in the warning, e.g. ``"ROC AUC"``.
     """
+    m1, m0 = class_totals(y, w)
+    return need_classes(m1, m0, what, warn=True, stacklevel=3)
+
+
+def check_flag(value: Any, name: str) -> bool:
+    """A real bool (Python or numpy), or a ValueError: ``exact="no"`` is not False.
+
+    >>> check_flag(True, "exact")
+    True
+    >>> check_flag("no", "exact")
+    Traceback (most recent call last):
+    ...
+    ValueError: exact must be True or False, got 'no'
+    """
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise ValueError(f"{name} must be True or False, got {value!r}")
+
+
+def check_seed(seed: Any, name: str = "seed") -> np.random.Generator:
+    """``numpy.random.default_rng(seed)`` for an int, a Generator or None; a
+    ValueError naming the argument for anything else.
+
+    >>> int(check_seed(0).integers(10)) == int(np.random.default_rng(0).integers(10))
+    True
+    >>> check_seed("abc")
+    Traceback (most recent call last):
+    ...
+    ValueError: seed must be an int, a numpy Generator or None, got 'abc'
+    """
+    if seed is None or isinstance(seed, np.random.Generator):
+        return np.random.default_rng(seed)
+    if isinstance(seed, (numbers.Integral, np.integer)) and not isinstance(seed, bool):
+        if int(seed) < 0:
+            raise ValueError(f"{name} must be non-negative, got {seed!r}")
+        return np.random.default_rng(int(seed))
+    raise ValueError(f"{name} must be an int, a numpy Generator or None, got {seed!r}")
+
+
+@overload
+def scale_weights(w: np.ndarray) -> np.ndarray: ...
+@overload
+def scale_weights(w: None) -> None: ...
+@overload
+def scale_weights(w: np.ndarray | None) -> np.ndarray | None: ...
+def scale_weights(w: np.ndarray | None) -> np.ndarray | None:
+    """Weights multiplied by a power of two that brings the largest into [0.5, 1).
+
+    Every ratio computed from the weights is unchanged, bit for bit (multiplying by a
+    power of two is exact), but sums and products of the weights can neither overflow
+    (weights near 1e160) nor underflow (weights near 1e-170).
+
+    >>> float(scale_weights(np.array([3e160, 1e160])).max()) < 1
+    True
+    >>> scale_weights(np.array([4.0, 2.0])).tolist()
+    [0.5, 0.25]
+    """
     if w is None:
-        m1 = int(np.count_nonzero(y))
-        m0 = y.size - m1
-    else:
-        m1 = float(w[y].sum())
-        m0 = float(w[~y].sum())
-    if m1 > 0 and m0 > 0:
-        return True
-    missing = "positive" if m1 == 0 else "negative"
-    warnings.warn(
-        f"{what} is undefined: there are no {missing} samples (only one class present)",
-        UndefinedMetricWarning,
-        stacklevel=3,
-    )
-    return False
+        return None
+    top = float(w.max())
+    if top == 0.0:
+        return w
+    exponent = int(np.frexp(top)[1])
+    return np.ldexp(w, -exponent) if exponent != 0 else w
 
 
 def integer_weights(w: np.ndarray | None) -> np.ndarray | None:

@@ -27,7 +27,8 @@ at the operating conditions of interest (:func:`cost_difference`).
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -480,7 +481,7 @@ def vertical_average(curves: Sequence[Any], pcf: Any) -> CostCurve:
     if x.ndim != 1:
         raise ValueError(f"pcf must be 1-D, got shape {x.shape}")
     values = [cost_curve(*_curve_points(c, f"curves[{i}]"), x) for i, c in enumerate(curves)]
-    return CostCurve(x, np.mean(values, axis=0))
+    return CostCurve(x, np.mean(np.asarray(values, dtype=np.float64), axis=0))
 
 
 def cost_difference(curve_a: Any, curve_b: Any, pcf: Any) -> float | np.ndarray:

@@ -22,15 +22,22 @@ and responses into money.
 from __future__ import annotations
 
 import numbers
-import warnings
 from fractions import Fraction
 from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
 
-from ._checks import UndefinedMetricWarning, check_binary, integer_weights
-from ._groups import ScoreGroups, score_groups
+from ._checks import (
+    check_binary,
+    check_flag,
+    class_totals,
+    integer_weights,
+    need_classes,
+    scale_weights,
+)
+from ._curves import CurveView
+from ._groups import cumulative_counts, with_origin
 
 __all__ = [
     "GainCurve",
@@ -44,6 +51,7 @@ __all__ = [
     "ks_statistic",
     "gain_at",
     "lift_at",
+    "lift_of_gain",
     "gain_auc",
     "gains_table",
     "gains_table_from_counts",
@@ -57,29 +65,41 @@ GAINS_TABLE_COLUMNS = (
 )  # fmt: skip
 
 
-class GainCurve(NamedTuple):
-    """Gain curve vertices: ``rate[k]``, ``tpr[k]`` for the rule ``score >= thresholds[k]``."""
-
+class _GainFields(NamedTuple):
     rate: np.ndarray
     tpr: np.ndarray
     thresholds: np.ndarray
 
 
-class LiftCurve(NamedTuple):
-    """Lift curve vertices: ``lift[k] = tpr[k] / rate[k]`` at ``rate[k]``."""
+class GainCurve(CurveView, _GainFields):
+    """Gain curve vertices: ``rate[k]``, ``tpr[k]`` for the rule ``score >= thresholds[k]``.
 
+    ``c.xy`` is ``(rate, tpr)`` and ``c.at(rate)`` the gain at a positive rate
+    (linear along a step, as :func:`gain_at`).
+    """
+
+    __slots__ = ()
+    _x, _y = "rate", "tpr"
+
+
+class _LiftFields(NamedTuple):
     rate: np.ndarray
     lift: np.ndarray
     thresholds: np.ndarray
 
 
-class KsCurve(NamedTuple):
-    """The KS chart: ``tpr`` and ``fpr`` against ``rate``, and their largest gap.
+class LiftCurve(CurveView, _LiftFields):
+    """Lift curve vertices: ``lift[k] = tpr[k] / rate[k]`` at ``rate[k]``.
 
-    ``ks = tpr[k] - fpr[k]`` at the first vertex ``k`` where the gap is largest;
-    ``ks_rate`` and ``ks_threshold`` are that vertex's rate and threshold.
+    ``c.xy`` is ``(rate, lift)``. ``c.at(rate)`` reads the broken line through the
+    vertices; the lift *of a selection* between two vertices is :func:`lift_at`.
     """
 
+    __slots__ = ()
+    _x, _y = "rate", "lift"
+
+
+class _KsFields(NamedTuple):
     rate: np.ndarray
     tpr: np.ndarray
     fpr: np.ndarray
@@ -89,15 +109,40 @@ class KsCurve(NamedTuple):
     ks_threshold: float
 
 
-class ProfitCurve(NamedTuple):
-    """Profit of contacting the objects with ``score >= thresholds[k]``, and the best cut-off."""
+class KsCurve(CurveView, _KsFields):
+    """The KS chart: ``tpr`` and ``fpr`` against ``rate``, and their largest gap.
 
+    ``ks = tpr[k] - fpr[k]`` at the first vertex ``k`` where the gap is largest;
+    ``ks_rate`` and ``ks_threshold`` are that vertex's rate and threshold.
+    ``c.xy`` is the gap curve ``(rate, tpr - fpr)``.
+    """
+
+    __slots__ = ()
+    _x, _y = "rate", "gap"
+
+    @property
+    def gap(self) -> np.ndarray:
+        """``tpr - fpr`` at every vertex."""
+        return self.tpr - self.fpr
+
+
+class _ProfitFields(NamedTuple):
     rate: np.ndarray
     profit: np.ndarray
     thresholds: np.ndarray
     best_profit: float
     best_rate: float
     best_threshold: float
+
+
+class ProfitCurve(CurveView, _ProfitFields):
+    """Profit of contacting the objects with ``score >= thresholds[k]``, and the best cut-off.
+
+    ``c.xy`` is ``(rate, profit)``.
+    """
+
+    __slots__ = ()
+    _x, _y = "rate", "profit"
 
 
 class CampaignProfit(NamedTuple):
@@ -112,32 +157,33 @@ class CampaignProfit(NamedTuple):
 
 
 def _need_class(count: float, name: str, what: str) -> None:
-    if count == 0:
-        raise ValueError(
-            f"the {what} is undefined: there are no {name} samples (only one class present)"
-        )
+    """Raise the one-class ValueError when ``count`` (of class ``name``) is zero."""
+    if name == "positive":
+        need_classes(count, 1, f"the {what}", warn=False, negatives=False)
+    else:
+        need_classes(1, count, f"the {what}", warn=False)
 
 
 def _cumulative(
-    y_true: Any, y_score: Any, sample_weight: Any, what: str, *, need_negatives: bool
+    y_true: Any,
+    y_score: Any,
+    sample_weight: Any,
+    what: str,
+    *,
+    need_negatives: bool,
+    scale: bool = True,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Validate, group equal scores and return cumulative ``(tp, fp, thresholds)``.
 
     The arrays start with the empty selection (``tp = fp = 0``, threshold ``inf``) and
-    have one more entry per distinct score. Groups of only zero-weight objects are
-    dropped (they add no vertex), as in :func:`course_lib.roc_curve`.
+    have one more entry per distinct score (see :func:`course_lib._groups.with_origin`).
+    Weights are rescaled exactly (every curve here is a ratio of them) unless
+    ``scale=False`` (exact counts).
     """
     y, s, w = check_binary(y_true, y_score, sample_weight)
-    g = score_groups(y, s, w)
-    if w is not None:
-        keep = (g.pos + g.neg) > 0
-        g = ScoreGroups(g.scores[keep], g.pos[keep], g.neg[keep])
-    tp = np.concatenate(([0], np.cumsum(g.pos)))
-    fp = np.concatenate(([0], np.cumsum(g.neg)))
-    _need_class(tp[-1], "positive", what)
-    if need_negatives:
-        _need_class(fp[-1], "negative", what)
-    return tp, fp, np.concatenate(([np.inf], g.scores))
+    c = cumulative_counts(y, s, scale_weights(w) if scale else w)
+    need_classes(c.m1, c.m0, f"the {what}", warn=False, negatives=need_negatives)
+    return with_origin(c)
 
 
 def _as_rates(rate: Any) -> np.ndarray:
@@ -235,7 +281,11 @@ def lift_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> LiftC
     >>> c.lift.round(4).tolist()
     [2.3333, 2.3333, 1.1667, 1.5556, 1.4, 1.1667, 1.0]
     """
-    g = gain_curve(y_true, y_score, sample_weight=sample_weight)
+    return _lift_from_gain(gain_curve(y_true, y_score, sample_weight=sample_weight))
+
+
+def _lift_from_gain(g: GainCurve) -> LiftCurve:
+    """The lift curve of a computed gain curve (``lift[0]`` is the limit at PR = 0)."""
     lift = np.empty_like(g.tpr)
     lift[1:] = g.tpr[1:] / g.rate[1:]
     lift[0] = lift[1]
@@ -357,19 +407,7 @@ def ks_statistic(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> flo
     0.5
     """
     y, s, w = check_binary(y_true, y_score, sample_weight)
-    if w is None:
-        m1 = int(np.count_nonzero(y))
-        m0 = y.size - m1
-    else:
-        m1, m0 = float(w[y].sum()), float(w[~y].sum())
-    if m1 == 0 or m0 == 0:
-        missing = "positive" if m1 == 0 else "negative"
-        warnings.warn(
-            f"the KS statistic is undefined: there are no {missing} samples "
-            "(only one class present)",
-            UndefinedMetricWarning,
-            stacklevel=2,
-        )
+    if not need_classes(*class_totals(y, w), "the KS statistic", warn=True, stacklevel=2):
         return float("nan")
     if w is None:
         return _ks_unweighted(y, s)
@@ -412,8 +450,7 @@ def gain_at(
     5/7) is a quarter of the way along: 2/3 + (1/4)(1/3) = 3/4.
     """
     r = _as_rates(rate)
-    g = gain_curve(y_true, y_score, sample_weight=sample_weight)
-    return _scalar_or_array(np.interp(r, g.rate, g.tpr))
+    return gain_curve(y_true, y_score, sample_weight=sample_weight).at(r)
 
 
 def lift_at(
@@ -448,11 +485,22 @@ def lift_at(
     >>> lift_at(y, b, [0, 1]).round(4).tolist()
     [2.3333, 1.0]
     """
+    return lift_of_gain(gain_curve(y_true, y_score, sample_weight=sample_weight), rate)
+
+
+def lift_of_gain(curve: GainCurve, rate: Any) -> float | np.ndarray:
+    """The lift ``TPR / PR`` at given positive rates, read off a computed gain curve.
+
+    As :func:`lift_at`, without recomputing the curve (for plotting several rates).
+
+    >>> c = gain_curve([0, 0, 0, 1, 1, 1, 0], [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0])
+    >>> round(lift_of_gain(c, 0.1), 4)
+    2.3333
+    """
     r = _as_rates(rate)
-    g = gain_curve(y_true, y_score, sample_weight=sample_weight)
-    first_lift = g.tpr[1] / g.rate[1]
+    first_lift = curve.tpr[1] / curve.rate[1]
     positive = r > 0
-    lift = np.where(positive, np.interp(r, g.rate, g.tpr) / np.where(positive, r, 1.0), first_lift)
+    lift = np.where(positive, curve.at(r) / np.where(positive, r, 1.0), first_lift)
     return _scalar_or_array(lift)
 
 
@@ -482,10 +530,10 @@ def gain_auc(
     >>> gain_auc([0, 0, 0, 1, 1, 1, 0], [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0], exact=True)
     Fraction(2, 3)
     """
-    if exact:
+    if check_flag(exact, "exact"):
         y, s, w = check_binary(y_true, y_score, sample_weight)
         w = integer_weights(w)
-        tp, fp, _ = _cumulative(y, s, w, "gain curve", need_negatives=False)
+        tp, fp, _ = _cumulative(y, s, w, "gain curve", need_negatives=False, scale=False)
         tp, fp = tp.astype(np.int64).astype(object), fp.astype(np.int64).astype(object)
         selected = tp + fp
         # sum over steps of width (selected_k - selected_{k-1}) and mean height of tp
@@ -715,17 +763,12 @@ def profit_curve(
     c = _non_negative(cost, "cost")
     r = _non_negative(revenue, "revenue")
     y, s, w = check_binary(y_true, y_score, sample_weight)
-    g = score_groups(y, s, w)
-    if w is not None:
-        keep = (g.pos + g.neg) > 0
-        g = ScoreGroups(g.scores[keep], g.pos[keep], g.neg[keep])
-    tp = np.concatenate(([0], np.cumsum(g.pos)))
-    selected = tp + np.concatenate(([0], np.cumsum(g.neg)))
+    tp, fp, thresholds = with_origin(cumulative_counts(y, s, w))  # money: not rescaled
+    selected = tp + fp
     if selected[-1] == 0:
         raise ValueError("the profit curve is undefined: all sample weights are zero")
     profit = r * tp - c * selected
     rate = selected / selected[-1]
-    thresholds = np.concatenate(([np.inf], g.scores))
     k = int(np.argmax(profit))
     return ProfitCurve(
         rate, profit, thresholds, float(profit[k]), float(rate[k]), float(thresholds[k])

@@ -14,10 +14,12 @@ is the share of positives that beat it. Both average to the AUC, and
 
     Var(AUC) ~ var(V10) / m1 + var(V01) / m0        (sample variances, ddof = 1).
 
-The placements come from sorting each class and merging the two sorted runs, so the
-cost is O(n log n) time and O(n) memory: no m0 x m1 matrix is ever formed. The AUC
-itself is computed here from the placements, so this module depends on nothing but
-numpy, scipy and :mod:`course_lib._checks`.
+A placement depends only on the object's score, so :func:`auc_ci_delong` computes one
+per group of equal scores, from the same grouping as every curve
+(:func:`course_lib._groups.score_groups`): the cost is that of :func:`roc_auc`. The
+paired test needs every object's placement in input order; those come from sorting
+each class and merging the two sorted runs. Either way no m0 x m1 matrix is ever
+formed.
 
 Intervals are Wald intervals ``AUC +- z * SE`` with ``z`` the normal quantile; an AUC
 lives in [0, 1], so the interval is clipped to [0, 1] (as pROC does). Near 0 or 1 the
@@ -29,18 +31,23 @@ from __future__ import annotations
 import math
 import numbers
 import warnings
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
+import pandas as pd
 from scipy.special import ndtr, ndtri  # standard normal CDF and quantile
 
 from ._checks import (
     UndefinedMetricWarning,
     check_binary,
+    check_flag,
     check_labels,
     check_scores,
+    check_seed,
     has_both_classes,
 )
+from ._groups import score_groups
 
 __all__ = [
     "DeLongCI",
@@ -49,7 +56,12 @@ __all__ = [
     "auc_ci_delong",
     "auc_ci_bootstrap",
     "delong_test",
+    "simulate_intervals",
+    "interval_coverage",
 ]
+
+#: Columns of :func:`simulate_intervals`: the AUC, then DeLong's and the bootstrap's ends.
+INTERVAL_COLUMNS = ("auc", "dl_low", "dl_high", "bs_low", "bs_high")
 
 
 class DeLongCI(NamedTuple):
@@ -140,6 +152,24 @@ def _needs_two_per_class(y: np.ndarray, what: str) -> bool:
     return False
 
 
+def _group_placements(y: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Placement values ``(V10, V01)`` in increasing score order, from the score groups.
+
+    A placement depends only on the object's score, so it is computed once per group
+    of equal scores (from :func:`~course_lib._groups.score_groups`, the sort every
+    curve uses) and repeated for the group's members; the values and their order are
+    those of ``_placements``, so means and variances come out to the same bits.
+    """
+    g = score_groups(y, s)  # decreasing scores; int64 counts per group
+    pos, neg = g.pos[::-1], g.neg[::-1]  # increasing scores
+    m1, m0 = int(pos.sum()), int(neg.sum())
+    neg_below = np.cumsum(neg) - neg
+    pos_below = np.cumsum(pos) - pos
+    v10 = (2 * neg_below + neg) / (2.0 * m0)  # negatives below + those tied, halved
+    v01 = 1.0 - (2 * pos_below + pos) / (2.0 * m1)
+    return np.repeat(v10, pos), np.repeat(v01, neg)
+
+
 def auc_ci_delong(y_true: Any, y_score: Any, *, level: float = 0.95) -> DeLongCI:
     """ROC AUC with DeLong's variance and normal confidence interval.
 
@@ -183,7 +213,7 @@ def auc_ci_delong(y_true: Any, y_score: Any, *, level: float = 0.95) -> DeLongCI
     y, s, _ = check_binary(y_true, y_score)
     if not has_both_classes(y, None, "ROC AUC"):
         return DeLongCI(math.nan, math.nan, math.nan, math.nan)
-    v10, v01 = _placements(y, s)
+    v10, v01 = _group_placements(y, s)
     auc = float(v10.mean())
     if not _needs_two_per_class(y, "The DeLong interval"):
         return DeLongCI(auc, math.nan, math.nan, math.nan)
@@ -269,11 +299,12 @@ def auc_ci_bootstrap(
     y, s, _ = check_binary(y_true, y_score)
     if not has_both_classes(y, None, "ROC AUC"):
         return BootstrapCI(math.nan, math.nan, math.nan)
-    rng = np.random.default_rng(seed)
+    stratified = check_flag(stratified, "stratified")
+    rng = check_seed(seed)
     distinct, groups = np.unique(s, return_inverse=True)
     positives, negatives = np.flatnonzero(y), np.flatnonzero(~y)
     n = y.size
-    auc = float(_placements(y, s)[0].mean())
+    auc = float(_group_placements(y, s)[0].mean())
     block = max(1, 1_000_000 // n)
     aucs = []
     for start in range(0, n_boot, block):
@@ -333,8 +364,8 @@ def delong_test(
     """
     level = _check_level(level)
     y = check_labels(y_true)
-    a = check_scores(score_a, name="score_a")
-    b = check_scores(score_b, name="score_b")
+    a = check_scores(score_a, name="score_a", on_inexact="keep")
+    b = check_scores(score_b, name="score_b", on_inexact="keep")
     if not y.size == a.size == b.size:
         raise ValueError(
             f"y_true, score_a and score_b have different lengths: {y.size}, {a.size} and {b.size}"
@@ -358,3 +389,104 @@ def delong_test(
     z = difference / se if se > 0 else math.copysign(math.inf, difference)
     p_value = float(2 * ndtr(-abs(z)))
     return DeLongTest(z, p_value, difference, difference - half, difference + half)
+
+
+def simulate_intervals(
+    sample: Callable[..., tuple[Any, Any]],
+    n: int,
+    *,
+    runs: int,
+    seed: int | np.random.Generator | None = None,
+    pi: float = 0.5,
+    n_boot: int = 300,
+    level: float = 0.95,
+) -> pd.DataFrame:
+    """DeLong and bootstrap intervals of the AUC on ``runs`` fresh samples of ``n`` objects.
+
+    The coverage experiment of chapter 11: draw a sample, compute both intervals, and
+    repeat; :func:`interval_coverage` then counts how often each covered the true AUC.
+    One generator drives everything, in this order per run: the sample, then the
+    bootstrap's resamples, so a seed gives the same table everywhere.
+
+    Parameters
+    ----------
+    sample : callable
+        ``sample(n, pi, seed=rng)`` returns ``(y_true, y_score)``, e.g. the
+        :meth:`~course_lib.ScoreModel.sample` method of a score model.
+    n : int
+        Objects per sample.
+    runs : int
+        Number of samples.
+    seed : int, numpy Generator or None
+        Seed of the one generator.
+    pi : float, default 0.5
+        Share of positives, passed to ``sample``.
+    n_boot : int, default 300
+        Resamples of each bootstrap interval.
+    level : float, default 0.95
+        Confidence level of both intervals.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per run, columns ``auc, dl_low, dl_high, bs_low, bs_high``.
+
+    Examples
+    --------
+    >>> from course_lib import LINEAR_DENSITIES
+    >>> table = simulate_intervals(LINEAR_DENSITIES.sample, 60, runs=3, seed=1, n_boot=50)
+    >>> list(table.columns), len(table)
+    (['auc', 'dl_low', 'dl_high', 'bs_low', 'bs_high'], 3)
+    >>> bool((table["dl_low"] <= table["auc"]).all())
+    True
+    """
+    level = _check_level(level)
+    for name, value in (("n", n), ("runs", runs), ("n_boot", n_boot)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    if not callable(sample):
+        raise ValueError(f"sample must be callable as sample(n, pi, seed=rng), got {sample!r}")
+    rng = check_seed(seed)
+    rows = []
+    for _ in range(int(runs)):
+        y, s = sample(n, pi, seed=rng)
+        d = auc_ci_delong(y, s, level=level)
+        b = auc_ci_bootstrap(y, s, n_boot=n_boot, level=level, seed=rng)
+        rows.append([d.auc, d.low, d.high, b.low, b.high])
+    return pd.DataFrame(rows, columns=list(INTERVAL_COLUMNS))
+
+
+def interval_coverage(intervals: pd.DataFrame, truth: float) -> pd.Series:
+    """Share of the intervals covering ``truth`` and their mean width, per method.
+
+    Parameters
+    ----------
+    intervals : pandas.DataFrame
+        A table of :func:`simulate_intervals`.
+    truth : float
+        The true AUC of the model the samples came from.
+
+    Returns
+    -------
+    pandas.Series
+        Indexed by ``(method, quantity)``: ``("DeLong", "coverage")``,
+        ``("DeLong", "mean width")``, ``("bootstrap", "coverage")``,
+        ``("bootstrap", "mean width")``.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame([[0.7, 0.6, 0.8, 0.65, 0.75], [0.9, 0.85, 0.95, 0.8, 1.0]],
+    ...                  columns=list(INTERVAL_COLUMNS))
+    >>> interval_coverage(t, 0.72).round(3).tolist()
+    [0.5, 0.15, 0.5, 0.15]
+    """
+    missing = [c for c in INTERVAL_COLUMNS[1:] if c not in intervals.columns]
+    if missing:
+        raise ValueError(f"intervals lacks the columns {missing}; use simulate_intervals")
+    t = float(truth)
+    out = {}
+    for method, key in (("DeLong", "dl"), ("bootstrap", "bs")):
+        low, high = intervals[f"{key}_low"], intervals[f"{key}_high"]
+        out[method, "coverage"] = float(((low <= t) & (t <= high)).mean())
+        out[method, "mean width"] = float((high - low).mean())
+    return pd.Series(out)

@@ -39,12 +39,16 @@ import numpy as np
 
 from ._checks import (
     UndefinedMetricWarning,
+    check_flag,
     check_labels,
     check_scores,
     check_weights,
     integer_weights,
+    scale_weights,
+    undefined,
 )
-from ._groups import score_groups
+from ._curves import CurveView
+from ._groups import cumulative_counts, cumulative_sums, with_origin
 
 __all__ = [
     "LorenzCurve",
@@ -62,20 +66,36 @@ __all__ = [
 _EXACT_FLOAT_LIMIT = 2**53
 
 
-class LorenzCurve(NamedTuple):
-    """Lorenz curve: ``share[k]`` of the total is held by the poorest ``population[k]``."""
-
+class _LorenzFields(NamedTuple):
     population: np.ndarray
     share: np.ndarray
 
 
-class CapCurve(NamedTuple):
-    """CAP curve: taking the objects with ``score >= thresholds[k]``, a share ``rate[k]``
-    of all objects, captures a share ``share[k]`` of the positives (or of the target)."""
+class LorenzCurve(CurveView, _LorenzFields):
+    """Lorenz curve: ``share[k]`` of the total is held by the poorest ``population[k]``.
 
+    ``c.xy`` is ``(population, share)`` and ``c.at(p)`` the share of the poorest ``p``.
+    """
+
+    __slots__ = ()
+    _x, _y = "population", "share"
+
+
+class _CapFields(NamedTuple):
     rate: np.ndarray
     share: np.ndarray
     thresholds: np.ndarray
+
+
+class CapCurve(CurveView, _CapFields):
+    """CAP curve: taking the objects with ``score >= thresholds[k]``, a share ``rate[k]``
+    of all objects, captures a share ``share[k]`` of the positives (or of the target).
+
+    ``c.xy`` is ``(rate, share)``.
+    """
+
+    __slots__ = ()
+    _x, _y = "rate", "share"
 
 
 # --------------------------------------------------------------------------- economics
@@ -88,14 +108,14 @@ def _check_incomes(values: Any, *, exact: bool = False) -> np.ndarray:
         raise ValueError(
             f"values must be non-negative (incomes); found {float(v.min())!r}"
         )
-    total = float(v.sum())
+    total = float(v.max())
     if total == 0:
         raise ValueError("values sum to zero: the Lorenz curve and Gini are undefined")
     if exact:
         if (v != np.floor(v)).any():
             frac = v[v != np.floor(v)][0]
             raise ValueError(f"exact=True needs integer values; found {float(frac)!r}")
-        if total >= _EXACT_FLOAT_LIMIT:
+        if float(v.sum()) >= _EXACT_FLOAT_LIMIT:
             raise ValueError("exact=True needs values summing to less than 2**53")
         return v.astype(np.int64)
     return v
@@ -131,8 +151,11 @@ def lorenz_curve(values: Any) -> LorenzCurve:
     >>> (9 * c.share).round(10).tolist()
     [0.0, 1.0, 2.0, 4.0, 6.0, 9.0]
     """
-    v = _check_incomes(values)
-    cum = np.concatenate(([0.0], np.cumsum(np.sort(v))))
+    v = np.sort(_check_incomes(values))
+    cum = np.cumsum(v)
+    if not np.isfinite(cum[-1]):  # values near the float limit: shares of the largest
+        cum = np.cumsum(v / v[-1])
+    cum = np.concatenate(([0.0], cum))
     return LorenzCurve(np.arange(v.size + 1) / v.size, cum / cum[-1])
 
 
@@ -170,7 +193,7 @@ def gini_brown(values: Any, *, exact: bool = False) -> float | Fraction:
     >>> round(gini_brown([5, 5, 5, 10, 10, 10, 10, 15, 15, 15]), 2)
     0.21
     """
-    if exact:
+    if check_flag(exact, "exact"):
         v = np.sort(_check_incomes(values, exact=True)).astype(object)  # Python ints
         cum = np.cumsum(v)
         # X_k - X_{k-1} = 1/n and Y_k + Y_{k-1} = (2 S_k - v_k) / T, summed exactly.
@@ -182,10 +205,22 @@ def gini_brown(values: Any, *, exact: bool = False) -> float | Fraction:
 # -------------------------------------------------------------------- machine learning
 
 
-def _check_target(y_true: Any) -> np.ndarray:
-    """0/1 labels -> bool array; any other numbers -> a non-negative float64 target."""
+def _check_target(y_true: Any, regression: Any, stacklevel: int) -> np.ndarray:
+    """Labels -> bool array; a real target -> non-negative float64 array.
+
+    ``regression=False``: 0/1 labels only. ``True``: a non-negative target (0/1
+    included). ``None``: labels if every value is 0 or 1, a target otherwise; a target
+    with two values, neither of them 0 (labels {1, 2}, say), is read as a target with a
+    warning, since it looks like class labels coded otherwise.
+    """
+    if regression is not None:
+        regression = check_flag(regression, "regression")
+    if regression is False:
+        return check_labels(y_true)
     arr = np.asarray(y_true)
-    if arr.dtype == bool or (arr.dtype.kind in "iuf" and np.isin(arr, (0, 1)).all()):
+    if regression is None and (
+        arr.dtype == bool or (arr.dtype.kind in "iuf" and np.isin(arr, (0, 1)).all())
+    ):
         return check_labels(arr)
     t = check_scores(arr, name="y_true")
     if (t < 0).any():
@@ -193,14 +228,25 @@ def _check_target(y_true: Any) -> np.ndarray:
             "y_true must be 0/1 labels or a non-negative target; "
             f"found {float(t.min())!r}"
         )
+    if regression is None:
+        distinct = np.unique(t)
+        if distinct.size == 2 and distinct[0] > 0:
+            warnings.warn(
+                f"y_true holds two values, {distinct[0]:g} and {distinct[1]:g}: read as a "
+                "numeric target (the regression Gini), not as class labels; pass "
+                "regression=True to say so, or code the classes as 0/1 "
+                "(regression=False refuses anything else)",
+                UserWarning,
+                stacklevel=stacklevel + 1,
+            )
     return t
 
 
 def _validate(
-    y_true: Any, y_score: Any, sample_weight: Any
+    y_true: Any, y_score: Any, sample_weight: Any, regression: Any, *, stacklevel: int = 3
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    t = _check_target(y_true)
-    s = check_scores(y_score)
+    t = _check_target(y_true, regression, stacklevel + 1)
+    s = check_scores(y_score, on_inexact="keep")
     if t.size != s.size:
         raise ValueError(f"y_true and y_score have different lengths: {t.size} and {s.size}")
     return t, s, check_weights(sample_weight, s.size)
@@ -211,28 +257,17 @@ def _cap_groups(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Groups of equal score in decreasing order: (scores, weight, target mass).
 
-    Labels (bool ``t``) go through :func:`score_groups`; a real target is grouped the
-    same way with ``numpy.add.reduceat``. Counts are int64 without weights (and with
-    labels); groups of zero weight are dropped, as they add no vertex.
+    Labels (bool ``t``) go through :func:`~course_lib._groups.cumulative_counts`, a
+    real target through :func:`~course_lib._groups.cumulative_sums` (mass ``t w`` and
+    weight ``w``); groups of zero weight are dropped, as they add no vertex. Counts
+    are int64 without weights and with labels.
     """
     if t.dtype == bool:
-        g = score_groups(t, s, w)
-        scores, weight, mass = g.scores, g.pos + g.neg, g.pos
-    else:
-        order = np.argsort(s, kind="stable")
-        asc = s[order]
-        starts = np.flatnonzero(np.r_[True, asc[1:] != asc[:-1]])
-        tw = t[order] if w is None else t[order] * w[order]
-        mass = np.add.reduceat(tw, starts)[::-1]
-        if w is None:
-            weight = np.diff(starts, append=s.size)[::-1]
-        else:
-            weight = np.add.reduceat(w[order], starts)[::-1]
-        scores = asc[starts][::-1]
-    if w is not None:
-        keep = weight > 0
-        scores, weight, mass = scores[keep], weight[keep], mass[keep]
-    return scores, weight, mass
+        c = cumulative_counts(t, s, w)
+        return c.thresholds, c.pos + c.neg, c.pos
+    weight = np.ones(s.size) if w is None else w
+    c = cumulative_sums(s, t * weight, weight)
+    return c.thresholds, c.neg, c.pos
 
 
 def _area_numerator(weight: np.ndarray, mass: np.ndarray) -> Any:
@@ -252,7 +287,9 @@ def _as_exact(arr: np.ndarray, what: str) -> np.ndarray:
     return arr.astype(np.int64).astype(object)
 
 
-def cap_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> CapCurve:
+def cap_curve(
+    y_true: Any, y_score: Any, *, sample_weight: Any = None, regression: bool | None = None
+) -> CapCurve:
     """The CAP (Lorenz, gain) curve: share of objects taken vs share of positives.
 
     The objects are taken in non-increasing score order, a group of equal scores at
@@ -268,6 +305,11 @@ def cap_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> CapCur
         Scores.
     sample_weight : array-like of shape (n,), optional
         Non-negative weights: an object counts ``w`` times on both axes.
+    regression : bool, optional
+        ``False``: ``y_true`` must be 0/1 labels; ``True``: ``y_true`` is a
+        non-negative target (the regression reading). By default labels when every
+        value is 0 or 1 and a target otherwise, with a warning when the target has
+        two values neither of which is 0 (labels {1, 2} are not read as classes).
 
     Returns
     -------
@@ -292,18 +334,19 @@ def cap_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> CapCur
     >>> c.thresholds.tolist()
     [inf, 0.6, 0.5, 0.3, 0.2, 0.1, 0.0]
     """
-    t, s, w = _validate(y_true, y_score, sample_weight)
-    scores, weight, mass = _cap_groups(t, s, w)
-    if weight.sum() == 0:
+    t, s, w = _validate(y_true, y_score, sample_weight, regression)
+    if t.dtype == bool:
+        c = cumulative_counts(t, s, w)
+        c = c._replace(fp=np.cumsum(c.pos + c.neg))  # the rate counts every object
+    else:
+        weight = np.ones(s.size) if w is None else w
+        c = cumulative_sums(s, t * weight, weight)
+    if not c.fp.size or c.fp[-1] == 0:
         raise ValueError("the CAP curve is undefined: all sample weights are zero")
-    if mass.sum() == 0:
-        raise ValueError(
-            "the CAP curve is undefined: there are no positive samples "
-            "(the target sums to zero)"
-        )
-    rate = np.concatenate(([0], np.cumsum(weight)))
-    share = np.concatenate(([0], np.cumsum(mass)))
-    return CapCurve(rate / rate[-1], share / share[-1], np.concatenate(([np.inf], scores)))
+    if c.tp[-1] == 0:
+        undefined("the CAP curve", "positive", warn=False, reason="the target sums to zero")
+    share, rate, thresholds = with_origin(c)
+    return CapCurve(rate / rate[-1], share / share[-1], thresholds)
 
 
 def _ratio(num: Any, den: Any, exact: bool) -> float | Fraction:
@@ -315,22 +358,23 @@ def _ratio(num: Any, den: Any, exact: bool) -> float | Fraction:
 
 
 def _cap_parts(
-    y_true: Any, y_score: Any, sample_weight: Any, exact: bool, what: str
+    y_true: Any, y_score: Any, sample_weight: Any, exact: bool, what: str, regression: Any
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None] | None:
     """Validated input for the Gini functions, or None (after a warning) if there is
     no positive (no target mass), so the CAP curve is undefined."""
-    t, s, w = _validate(y_true, y_score, sample_weight)
-    if exact:
+    t, s, w = _validate(y_true, y_score, sample_weight, regression, stacklevel=4)
+    if check_flag(exact, "exact"):
         if w is not None:
             integer_weights(w)
         if t.dtype != bool:
             _as_exact(t, "targets")
     tf = t.astype(np.float64)
     if (tf.sum() if w is None else np.dot(tf, w)) == 0:
-        warnings.warn(
-            f"{what} is undefined: there are no positive samples (the target sums to "
-            "zero, or all weights are zero)",
-            UndefinedMetricWarning,
+        undefined(
+            what,
+            "positive",
+            warn=True,
+            reason="the target sums to zero, or all weights are zero",
             stacklevel=3,
         )
         return None
@@ -340,15 +384,24 @@ def _cap_parts(
 def _numerator_and_total(
     t: np.ndarray, s: np.ndarray, w: np.ndarray | None, exact: bool
 ) -> tuple[Any, Any]:
-    """(2 N T times the area between CAP curve and diagonal, 2 N T)."""
-    _, weight, mass = _cap_groups(t, s, w)
+    """(2 N T times the area between CAP curve and diagonal, 2 N T).
+
+    Float weights are rescaled by a power of two first (exact; the ratios the Gini
+    functions return are unchanged), so that no product overflows or underflows.
+    """
+    _, weight, mass = _cap_groups(t, s, w if exact else scale_weights(w))
     if exact:
         weight, mass = _as_exact(weight, "weights"), _as_exact(mass, "targets")
     return _area_numerator(weight, mass), 2 * weight.sum() * mass.sum()
 
 
 def gini_unnormalized(
-    y_true: Any, y_score: Any, *, sample_weight: Any = None, exact: bool = False
+    y_true: Any,
+    y_score: Any,
+    *,
+    sample_weight: Any = None,
+    exact: bool = False,
+    regression: bool | None = None,
 ) -> float | Fraction:
     """Area between the CAP curve and the diagonal (G's "Gini of the model").
 
@@ -366,6 +419,8 @@ def gini_unnormalized(
         Non-negative weights.
     exact : bool, default False
         Return a :class:`fractions.Fraction`; needs integer targets and weights.
+    regression : bool, optional
+        How ``y_true`` is read, as in :func:`cap_curve`.
 
     Returns
     -------
@@ -386,7 +441,7 @@ def gini_unnormalized(
     >>> gini_unnormalized(actual, actual)
     0.3
     """
-    parts = _cap_parts(y_true, y_score, sample_weight, exact, "the Gini of the CAP curve")
+    parts = _cap_parts(y_true, y_score, sample_weight, exact, "the Gini of the CAP curve", regression)
     if parts is None:
         return float("nan")
     num, total = _numerator_and_total(*parts, exact)
@@ -394,7 +449,12 @@ def gini_unnormalized(
 
 
 def gini_normalized(
-    y_true: Any, y_score: Any, *, sample_weight: Any = None, exact: bool = False
+    y_true: Any,
+    y_score: Any,
+    *,
+    sample_weight: Any = None,
+    exact: bool = False,
+    regression: bool | None = None,
 ) -> float | Fraction:
     """Normalized Gini: area between CAP curve and diagonal over that of the perfect model.
 
@@ -412,6 +472,8 @@ def gini_normalized(
         Non-negative weights.
     exact : bool, default False
         Return a :class:`fractions.Fraction`; needs integer targets and weights.
+    regression : bool, optional
+        How ``y_true`` is read, as in :func:`cap_curve`.
 
     Returns
     -------
@@ -437,7 +499,7 @@ def gini_normalized(
     >>> gini_normalized([5, 2, 10, 3, 0, 5, 0, 0], [8, 7, 6, 5, 4, 3, 2, 1], exact=True)
     Fraction(21, 37)
     """
-    parts = _cap_parts(y_true, y_score, sample_weight, exact, "the normalized Gini")
+    parts = _cap_parts(y_true, y_score, sample_weight, exact, "the normalized Gini", regression)
     if parts is None:
         return float("nan")
     t, s, w = parts
@@ -463,6 +525,8 @@ def _check_sequence(seq: Any) -> np.ndarray:
     if arr.ndim != 1:
         raise ValueError(f"seq must be 1-D, got an array of shape {arr.shape}")
     if arr.dtype.kind == "f" and np.isnan(arr).any():
+        raise ValueError("seq contains NaN, which cannot be ordered")
+    if arr.dtype.kind == "O" and any(v != v for v in arr.tolist()):  # NaN != NaN
         raise ValueError("seq contains NaN, which cannot be ordered")
     if arr.dtype.kind not in "biufUS":
         try:

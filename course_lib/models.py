@@ -548,7 +548,7 @@ class ScoreModel:
             rate = rate.evalf()
         return ModelKS(best.value, best.threshold, rate)
 
-    def best_accuracy(self, pi: Any = sympy.Rational(1, 2)) -> ModelOptimum:
+    def best_accuracy(self, pi: Any = sympy.Rational(1, 2)) -> ModelOptimum:  # noqa: B008 (immutable)
         """The best accuracy over thresholds for a (numeric) share ``pi`` of positives.
 
         >>> LINEAR_DENSITIES.best_accuracy()

@@ -28,11 +28,16 @@ import numpy as np
 
 from ._checks import (
     check_binary,
+    check_flag,
     check_scores,
+    class_totals,
     has_both_classes,
     integer_weights,
+    need_classes,
+    scale_weights,
 )
-from ._groups import ScoreGroups, score_groups
+from ._curves import CurveView
+from ._groups import cumulative_counts, with_origin
 
 __all__ = [
     "RocStep",
@@ -47,6 +52,7 @@ __all__ = [
     "pair_matrix",
     "trapezoid_area",
     "roc_convex_hull",
+    "roc_dominates",
 ]
 
 # Pairs compared at once by auc_pairwise: 2**22 pairs use 4 MiB per boolean block.
@@ -74,12 +80,21 @@ class RocStep(NamedTuple):
     end_float: tuple[float, float]
 
 
-class RocCurve(NamedTuple):
-    """Vertices of a ROC curve: ``fpr[k]``, ``tpr[k]`` for the rule ``score >= thresholds[k]``."""
-
+class _RocFields(NamedTuple):
     fpr: np.ndarray
     tpr: np.ndarray
     thresholds: np.ndarray
+
+
+class RocCurve(CurveView, _RocFields):
+    """Vertices of a ROC curve: ``fpr[k]``, ``tpr[k]`` for the rule ``score >= thresholds[k]``.
+
+    ``c.xy`` is ``(fpr, tpr)``; ``c.at(fpr)`` reads the TPR (the top of a vertical
+    step); ``c.at_threshold(t)`` the vertex of ``score >= t``.
+    """
+
+    __slots__ = ()
+    _x, _y = "fpr", "tpr"
 
 
 class PairMatrix(NamedTuple):
@@ -100,14 +115,7 @@ class RocHull(NamedTuple):
 
 def _need_both_classes(y: np.ndarray, w: np.ndarray | None = None) -> None:
     """Raise ValueError when one class is missing (or carries zero weight)."""
-    pos = int(np.count_nonzero(y)) if w is None else float(w[y].sum())
-    neg = y.size - pos if w is None else float(w[~y].sum())
-    if pos == 0 or neg == 0:
-        missing = "positive" if pos == 0 else "negative"
-        raise ValueError(
-            f"the ROC curve is undefined: there are no {missing} samples "
-            "(only one class present)"
-        )
+    need_classes(*class_totals(y, w), "the ROC curve", warn=False)
 
 
 def _check_ids(ids: Any, n: int) -> list:
@@ -121,8 +129,12 @@ def _check_ids(ids: Any, n: int) -> list:
 
 
 def _descending_order(s: np.ndarray) -> np.ndarray:
-    """Positions sorted by non-increasing score, ties in input order."""
-    return np.argsort(-s, kind="stable")
+    """Positions sorted by non-increasing score, ties in input order.
+
+    The stable ascending order of the reversed scores, reversed: no negation, which
+    would wrap around for unsigned integer scores.
+    """
+    return s.size - 1 - np.argsort(s[::-1], kind="stable")[::-1]
 
 
 def roc_steps(y_true: Any, y_score: Any, *, ids: Any = None) -> list[RocStep]:
@@ -232,14 +244,6 @@ def roc_point(y_true: Any, y_score: Any, threshold: float) -> tuple[Fraction, Fr
     return Fraction(fp, y.size - m1), Fraction(tp, m1)
 
 
-def _groups_without_empty(g: ScoreGroups) -> ScoreGroups:
-    """Drop groups whose objects all have zero weight (they add no vertex)."""
-    keep = (g.pos + g.neg) > 0
-    if keep.all():
-        return g
-    return ScoreGroups(g.scores[keep], g.pos[keep], g.neg[keep])
-
-
 def roc_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> RocCurve:
     """Every vertex of the ROC curve, one per distinct score.
 
@@ -272,12 +276,7 @@ def roc_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> RocCur
     """
     y, s, w = check_binary(y_true, y_score, sample_weight)
     _need_both_classes(y, w)
-    g = score_groups(y, s, w)
-    if w is not None:
-        g = _groups_without_empty(g)
-    tps = np.concatenate(([0], np.cumsum(g.pos)))
-    fps = np.concatenate(([0], np.cumsum(g.neg)))
-    thresholds = np.concatenate(([np.inf], g.scores))
+    tps, fps, thresholds = with_origin(cumulative_counts(y, s, scale_weights(w)))
     return RocCurve(fps / fps[-1], tps / tps[-1], thresholds)
 
 
@@ -318,7 +317,9 @@ def roc_auc(
     -------
     float or Fraction
         The AUC; ``nan`` with an :class:`UndefinedMetricWarning` if one class is
-        missing.
+        missing. Scores are only compared, so integer scores that float64 cannot
+        hold (int64 beyond ``2**53``) are ranked exactly; weights of any scale give
+        the same result (they are rescaled by a power of two first).
 
     Examples
     --------
@@ -332,20 +333,21 @@ def roc_auc(
     0.7917
     """
     y, s, w = check_binary(y_true, y_score, sample_weight)
-    if exact:
+    if check_flag(exact, "exact"):
         integer_weights(w)  # raises on fractional weights or too large a total
     if not has_both_classes(y, w, "ROC AUC"):
         return float("nan")
-    g = score_groups(y, s, w)
     if w is None or exact:
-        pos = g.pos.astype(np.int64)
-        neg = g.neg.astype(np.int64)
+        c = cumulative_counts(y, s, w)
+        pos = c.pos.astype(np.int64)
+        neg = c.neg.astype(np.int64)
         denominator = 2 * int(pos.sum()) * int(neg.sum())
         numerator = _twice_u(pos, neg)
         return Fraction(numerator, denominator) if exact else numerator / denominator
-    above = np.cumsum(g.pos) - g.pos
-    area = float(np.dot(g.neg, above + 0.5 * g.pos))
-    return area / (float(g.pos.sum()) * float(g.neg.sum()))
+    c = cumulative_counts(y, s, scale_weights(w))
+    above = c.tp - c.pos
+    area = float(np.dot(c.neg, above + 0.5 * c.pos))
+    return area / (float(c.pos.sum()) * float(c.neg.sum()))
 
 
 def auc_pairwise(y_true: Any, y_score: Any) -> float:
@@ -526,3 +528,54 @@ def roc_convex_hull(fpr: Any, tpr: Any) -> RocHull:
     hx = np.array([p[0] for p in hull])
     hy = np.array([p[1] for p in hull])
     return RocHull(hx, hy, trapezoid_area(hx, hy))
+
+
+def _path_ends(fpr: np.ndarray, tpr: np.ndarray, xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """TPR of a ROC path at ``xs``: the bottom and the top of its vertical span there.
+
+    The path is linear between vertices (diagonal on ties); at an FPR shared by several
+    vertices (a vertical step) it spans from the first of them to the last.
+    """
+    top = np.asarray(RocCurve(fpr, tpr, fpr).at(xs))
+    first = np.searchsorted(fpr, xs, side="left")
+    on_vertex = fpr[np.minimum(first, fpr.size - 1)] == xs
+    bottom = np.where(on_vertex, tpr[np.minimum(first, tpr.size - 1)], top)
+    return bottom, top
+
+
+def roc_dominates(y_true: Any, score_a: Any, score_b: Any) -> bool:
+    """True when the ROC curve of ``score_a`` is nowhere below that of ``score_b``.
+
+    Both curves are the full paths (ties as diagonal steps) on the same labels; ``a``
+    dominates ``b`` when every point of ``b``'s path lies on or under ``a``'s. Both
+    paths are linear between the FPRs of their vertices, so comparing them there (the
+    bottom and the top of any vertical step) decides it exactly. A curve dominates
+    itself.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Labels 0/1 or bool; both classes present.
+    score_a, score_b : array-like of shape (n,)
+        Two scores of the same objects.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> y = [0, 0, 1, 1]
+    >>> roc_dominates(y, [0.1, 0.2, 0.8, 0.9], [0.1, 0.8, 0.2, 0.9])
+    True
+    >>> roc_dominates(y, [0.1, 0.8, 0.2, 0.9], [0.1, 0.2, 0.8, 0.9])
+    False
+    """
+    a = roc_curve(y_true, score_a)
+    b = roc_curve(y_true, score_b)
+    xs = np.union1d(a.fpr, b.fpr)
+    bottom_a, top_a = _path_ends(a.fpr, a.tpr, xs)
+    bottom_b, top_b = _path_ends(b.fpr, b.tpr, xs)
+    # rates are multiples of 1/m1: a tolerance far below that absorbs float rounding
+    tol = 1e-12
+    return bool(np.all(top_b <= top_a + tol) and np.all(bottom_b <= bottom_a + tol))

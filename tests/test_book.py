@@ -19,6 +19,9 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
+# Every test here needs the built book (minutes): `pytest -m "not slow"` leaves them out.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[1]
 JUPYTER_BOOK = Path(sys.executable).with_name("jupyter-book")
 CDN_HOSTS = re.compile(r"unpkg\.com|jsdelivr\.net|cdnjs|googleapis\.com|mathjax\.org/|rawgit|githack")

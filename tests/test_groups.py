@@ -52,3 +52,23 @@ def test_weighted_paths_agree_with_replication(n_distinct):
     keep = (g.pos + g.neg) > 0
     assert np.array_equal(g.scores[keep], rep.scores)
     assert np.array_equal(g.pos[keep], rep.pos) and np.array_equal(g.neg[keep], rep.neg)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_weighted_groups_by_hash_equal_groups_by_sorting(seed):
+    # heavy ties and -0.0 next to 0.0
+    """Heavy ties go through pandas.factorize; the result equals a sort-based grouping,
+    -0.0 and 0.0 included (one value, as comparisons say)."""
+    from course_lib._groups import score_groups
+
+    rng = np.random.default_rng(seed)
+    n = 5000
+    s = rng.integers(-20, 20, n) / 4.0
+    s[rng.random(n) < 0.05] = -0.0
+    y = rng.random(n) < 0.4
+    w = rng.uniform(0, 3, n)
+    g = score_groups(y, s, w)
+    values = np.unique(s)[::-1]
+    np.testing.assert_array_equal(g.scores, values)
+    np.testing.assert_allclose(g.pos, [w[y & (s == v)].sum() for v in values], rtol=1e-12)
+    np.testing.assert_allclose(g.neg, [w[~y & (s == v)].sum() for v in values], rtol=1e-12)

@@ -2,7 +2,6 @@
 scikit-learn, invariances, inversion counting, bad input."""
 
 import itertools
-import warnings
 from fractions import Fraction
 
 import numpy as np

@@ -10,7 +10,7 @@ from scipy import integrate, stats
 from scipy.optimize import minimize_scalar
 
 from course_lib.inference import auc_ci_delong
-from course_lib.models import LINEAR_DENSITIES, PI, THETA, U, ModelKS, ModelOptimum, ScoreModel
+from course_lib.models import LINEAR_DENSITIES, PI, THETA, ModelKS, ModelOptimum, ScoreModel, U
 
 M = LINEAR_DENSITIES
 half, tenth = sympy.Rational(1, 2), sympy.Rational(1, 10)

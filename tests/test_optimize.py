@@ -7,15 +7,20 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from cases import PROFILES, random_case
 from hypothesis import assume, given
 from hypothesis import strategies as st
 from scipy.special import expit
 from scipy.stats import rankdata
 
-from course_lib import UndefinedMetricWarning, rank_average, roc_auc, soft_auc, soft_auc_gradient
-from course_lib import optimize
-
-from cases import PROFILES, random_case
+from course_lib import (
+    UndefinedMetricWarning,
+    optimize,
+    rank_average,
+    roc_auc,
+    soft_auc,
+    soft_auc_gradient,
+)
 
 
 def brute_soft_auc(y, s, beta, w=None):

@@ -1,4 +1,9 @@
-"""The public contract of DESIGN.md: every name importable from the package itself."""
+"""The public contract: every name importable from the package itself.
+
+The contract comes from the project's design notes (DESIGN.md), which are not part of
+this repository: they live in the project's shared folder, next to the syllabus. The
+list below is what this repository needs of them.
+"""
 
 import importlib
 
@@ -15,6 +20,7 @@ confusion_matrix accuracy precision recall specificity f_beta balanced_accuracy 
 cohen_kappa log_loss
 probability_cost normalized_expected_cost cost_lower_envelope vertical_average
 auc_ci_delong auc_ci_bootstrap delong_test
+hull_pr roc_dominates pr_dominates simulate_intervals interval_coverage
 ScoreModel LINEAR_DENSITIES UndefinedMetricWarning
 """.split()
 

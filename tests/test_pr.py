@@ -4,13 +4,13 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from cases import PROFILES, random_case
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from course_lib import UndefinedMetricWarning
 from course_lib.pr import achievable_pr, average_precision, pr_auc_trapezoid, pr_curve
 from course_lib.roc import roc_curve, trapezoid_area
-from cases import PROFILES, random_case
 
 # ---------------------------------------------------------------- syllabus facts
 

@@ -1,27 +1,25 @@
 """Tests of course_lib.roc: the grid walk, the ROC curve and the AUC three ways."""
 
-import warnings
 from fractions import Fraction
 
 import numpy as np
 import pytest
+from cases import PROFILES, random_case
 from hypothesis import assume, given
 from hypothesis import strategies as st
 from scipy.stats import mannwhitneyu
 
 from course_lib import UndefinedMetricWarning
 from course_lib.roc import (
-    roc_convex_hull,
-    trapezoid_area,
     auc_pairwise,
     pair_matrix,
     roc_auc,
+    roc_convex_hull,
     roc_curve,
     roc_point,
     roc_steps,
+    trapezoid_area,
 )
-
-from cases import PROFILES, random_case
 
 # ---------------------------------------------------------------- syllabus facts
 

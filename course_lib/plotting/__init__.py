@@ -21,6 +21,7 @@ __all__ = ["BOOK_RC", "COLORS", "new_axes", "use_book_style", "plot_roc_grid"]
 #   __all__ += ["plot_a", "plot_b"]
 
 from .lorenz import plot_cap, plot_lorenz, plot_lorenz_curves
+
 __all__ += ["plot_cap", "plot_lorenz", "plot_lorenz_curves"]
 
 from .confusion import (
@@ -29,6 +30,7 @@ from .confusion import (
     plot_means_along_recall,
     plot_pr_mean_contours,
 )
+
 __all__ += [
     "plot_confusion_matrix",
     "plot_log_loss",
@@ -44,6 +46,7 @@ from .models import (
     plot_model_curve,
     plot_score_densities,
 )
+
 __all__ += [
     "SHARE_STYLES",
     "plot_auc_pr_by_share",
@@ -54,6 +57,7 @@ __all__ += [
 ]
 
 from .auc import plot_roc_overlay, plot_score_scales, plot_thinning, plot_weighted_grid
+
 __all__ += ["plot_roc_overlay", "plot_score_scales", "plot_thinning", "plot_weighted_grid"]
 
 from .gains import (
@@ -63,6 +67,7 @@ from .gains import (
     plot_lift_curve,
     plot_profit_curve,
 )
+
 __all__ += [
     "plot_gain_curve",
     "plot_gain_vs_roc",
@@ -71,7 +76,14 @@ __all__ += [
     "plot_profit_curve",
 ]
 
-from .pr import plot_pr_areas, plot_pr_curve, plot_pr_curves, plot_pr_interpolation, plot_roc_curves
+from .pr import (
+    plot_pr_areas,
+    plot_pr_curve,
+    plot_pr_curves,
+    plot_pr_interpolation,
+    plot_roc_curves,
+)
+
 __all__ += ["plot_pr_areas", "plot_pr_curve", "plot_pr_curves", "plot_pr_interpolation", "plot_roc_curves"]
 
 from .cost import (
@@ -83,6 +95,7 @@ from .cost import (
     plot_roc_hull,
     plot_roc_points,
 )
+
 __all__ += [
     "plot_cost_band",
     "plot_cost_curves",
@@ -94,6 +107,7 @@ __all__ += [
 ]
 
 from .pitfalls import plot_feature_classes, plot_ranking_strip, plot_roc_shape
+
 __all__ += ["plot_feature_classes", "plot_ranking_strip", "plot_roc_shape"]
 
 from .optimize import (
@@ -103,6 +117,7 @@ from .optimize import (
     plot_surrogate_gap,
     plot_training_curves,
 )
+
 __all__ += [
     "plot_auc_landscape",
     "plot_linear_scorers",
@@ -118,6 +133,7 @@ from .sampling import (
     plot_mean_sd,
     plot_sample_histogram,
 )
+
 __all__ += [
     "plot_auc_spread",
     "plot_empirical_curves",

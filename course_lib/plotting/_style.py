@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import matplotlib as mpl
 import matplotlib.pyplot as plt
 
 __all__ = ["COLORS", "BOOK_RC", "use_book_style", "new_axes"]
+
+# The helpers below are shared by the figure modules (not part of the public API).
 
 #: The palette of the book: one colour per role, used by every figure.
 COLORS = {
@@ -20,7 +22,7 @@ COLORS = {
     "alt": "#2b8a3e",  # a second series next to the curve, far from the reds
 }
 
-BOOK_RC = {
+BOOK_RC: dict[str, Any] = {
     "figure.figsize": (4.2, 4.2),
     "figure.dpi": 100,
     "savefig.dpi": 150,
@@ -41,7 +43,7 @@ def use_book_style(*, svg: bool = True) -> None:
     This changes matplotlib's global settings, so call it once, in the first code cell
     of a notebook, not from library code.
     """
-    mpl.rcParams.update(BOOK_RC)
+    mpl.rcParams.update(cast(Any, BOOK_RC))
     if svg:
         try:
             from matplotlib_inline.backend_inline import set_matplotlib_formats
@@ -62,3 +64,59 @@ def new_axes(ncols: int = 1, *, size: float = 4.2, **kwargs: Any):
     return fig, axes
 
 
+
+
+#: Tick positions and labels of a unit square drawn with ``quarter_ticks=True``.
+QUARTERS = (0.0, 0.25, 0.5, 0.75, 1.0)
+QUARTER_LABELS = ("0", "1/4", "1/2", "3/4", "1")
+
+
+def _unit_square(
+    ax: Any,
+    xlabel: str | None = None,
+    ylabel: str | None = None,
+    *,
+    quarter_ticks: bool = False,
+    title: str | None = None,
+) -> None:
+    """Frame ``ax`` as the unit square (a small margin, equal aspect), with labels.
+
+    ``quarter_ticks=True`` puts ticks at 0, 1/4, 1/2, 3/4, 1 labelled as fractions.
+
+    >>> fig, ax = new_axes()
+    >>> _unit_square(ax, "FPR", "TPR", quarter_ticks=True)
+    >>> [float(v) for v in ax.get_xlim()], [t.get_text() for t in ax.get_xticklabels()]
+    ([-0.02, 1.02], ['0', '1/4', '1/2', '3/4', '1'])
+    >>> plt.close(fig)
+    """
+    ax.set_xlim(-0.02, 1.02)
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_aspect("equal")
+    if quarter_ticks:
+        ax.set_xticks(QUARTERS, QUARTER_LABELS)
+        ax.set_yticks(QUARTERS, QUARTER_LABELS)
+    if xlabel is not None:
+        ax.set_xlabel(xlabel)
+    if ylabel is not None:
+        ax.set_ylabel(ylabel)
+    if title:
+        ax.set_title(title)
+
+
+def _legend_below(ax: Any, *, ncols: int = 1, offset: float = 0.16, **kwargs: Any) -> None:
+    """A legend under the Axes, where it can hide no curve (``offset``: how far below,
+    as a share of the Axes' height; other keywords go to ``ax.legend``)."""
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -offset), ncols=ncols, **kwargs)
+
+
+def _diagonal(
+    ax: Any, label: str = "_diagonal", *, ls: str = "--", lw: float = 1.2, zorder: float = 1
+) -> None:
+    """The diagonal from (0, 0) to (1, 1), in the grid colour (under the curves)."""
+    ax.plot([0, 1], [0, 1], ls=ls, lw=lw, color=COLORS["grid"], label=label, zorder=zorder)
+
+
+def _no_spines(ax: Any) -> None:
+    """Hide the four spines (for grids and matrices drawn as cells)."""
+    for side in ("top", "right", "bottom", "left"):
+        ax.spines[side].set_visible(False)

@@ -4,13 +4,14 @@ the ROC curve under increasing maps of the scores, and class thinning.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-import matplotlib.pyplot as plt
+import matplotlib.pyplot as plt  # noqa: F401 (the doctests close their figures)
 import numpy as np
 
 from ..roc import pair_matrix, roc_auc, roc_curve
-from ._style import COLORS, new_axes
+from ._style import COLORS, _no_spines, _unit_square, new_axes
 
 __all__ = ["plot_weighted_grid", "plot_score_scales", "plot_roc_overlay", "plot_thinning"]
 
@@ -113,11 +114,8 @@ def plot_weighted_grid(
     ax.tick_params(length=0, labelsize=9)
     ax.set_xlabel("negatives, width ∝ weight (wFPR →)")
     ax.set_ylabel("positives, height ∝ weight (wTPR →)")
-    ax.set_xlim(-0.02, 1.02)
-    ax.set_ylim(-0.02, 1.02)
-    ax.set_aspect("equal")
-    for side in ("top", "right", "bottom", "left"):
-        ax.spines[side].set_visible(False)
+    _unit_square(ax)
+    _no_spines(ax)
     if title:
         ax.set_title(title)
     return ax
@@ -259,9 +257,7 @@ def plot_roc_overlay(
                 **_OVERLAY[k])
     ax.set_xlabel("FPR")
     ax.set_ylabel("TPR")
-    ax.set_xlim(-0.02, 1.02)
-    ax.set_ylim(-0.02, 1.02)
-    ax.set_aspect("equal")
+    _unit_square(ax)
     ax.legend(loc="lower right", fontsize=9)
     if title:
         ax.set_title(title)

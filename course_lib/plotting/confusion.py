@@ -4,14 +4,15 @@ precision and recall, the log-loss of one object."""
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-import matplotlib.pyplot as plt
+import matplotlib.pyplot as plt  # noqa: F401 (the doctests close their figures)
 import numpy as np
-from matplotlib.colors import LinearSegmentedColormap, to_rgb
+from matplotlib.colors import LinearSegmentedColormap
 
 from ..confusion import f_beta, log_loss, matrix_from_counts
-from ._style import COLORS, new_axes
+from ._style import COLORS, _no_spines, new_axes
 
 __all__ = [
     "plot_confusion_matrix",
@@ -118,8 +119,7 @@ def plot_confusion_matrix(
     ax.tick_params(length=0)
     ax.set_xlabel("predicted class")
     ax.set_ylabel("true class")
-    for side in ("top", "right", "bottom", "left"):
-        ax.spines[side].set_visible(False)
+    _no_spines(ax)
     if title:
         ax.set_title(title)
     return ax
@@ -137,7 +137,7 @@ def _f_of_pr(precision: float, recall: float, beta: float) -> float:
         fn=precision * (1 - recall),
         tn=0.0,
     )
-    return f_beta(matrix=counts, beta=beta)
+    return float(f_beta(matrix=counts, beta=beta))
 
 
 def _pr_mean(name: str, precision: Any, recall: Any) -> np.ndarray:

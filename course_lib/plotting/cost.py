@@ -9,14 +9,15 @@ a scorer is the lower envelope of the lines of its ROC points. The numbers come 
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-import matplotlib.pyplot as plt
+import matplotlib.pyplot as plt  # noqa: F401 (the doctests close their figures)
 import numpy as np
 
 from ..cost import cost_curve, cost_lower_envelope, roc_point_to_cost_line
 from ..roc import roc_convex_hull
-from ._style import COLORS, new_axes
+from ._style import COLORS, _legend_below, _unit_square, new_axes
 
 __all__ = [
     "plot_roc_points",
@@ -34,14 +35,6 @@ _PCF_LABEL = "probability cost PCF(+)"
 _NEC_LABEL = "normalized expected cost"
 
 
-def _unit_square(ax, xlabel: str, ylabel: str) -> None:
-    ax.set_xlim(-0.02, 1.02)
-    ax.set_ylim(-0.02, 1.02)
-    ax.set_aspect("equal")
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-
-
 def _cost_axes(ax, ymax: float) -> None:
     ax.set_xlim(-0.01, 1.01)
     ax.set_ylim(-0.01, ymax)
@@ -55,11 +48,6 @@ def _trivial(ax, *, labels: bool = True) -> None:
             label="always negative" if labels else None)
     ax.plot([0, 1], [1, 0], "--", color=COLORS["grid"], lw=1.2, zorder=1,
             label="always positive" if labels else None)
-
-
-def _legend_below(ax, ncols: int = 2) -> None:
-    """A legend under the Axes, where it can hide no curve."""
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.17), ncols=ncols)
 
 
 def _points(fpr: Any, tpr: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -205,7 +193,7 @@ def plot_cost_lines(
     for x, y in points or []:
         ax.plot([x], [y], "o", ms=9, mfc="none", mec=COLORS["text"], mew=1.6, zorder=4)
     _unit_square(ax, _PCF_LABEL, _NEC_LABEL)
-    _legend_below(ax)
+    _legend_below(ax, ncols=2, offset=0.17)
     if title:
         ax.set_title(title)
     return ax
@@ -256,7 +244,7 @@ def plot_roc_hull(fpr: Any, tpr: Any, *, envelope: bool = True, ax=None,
         ax.plot(e.fpr, e.tpr, "o", ms=5, color=COLORS["tie"], ls="none", zorder=5,
                 label="make the cost curve")
     _unit_square(ax, "FPR", "TPR")
-    _legend_below(ax)
+    _legend_below(ax, ncols=2, offset=0.17)
     if title:
         ax.set_title(title)
     return ax
@@ -310,7 +298,7 @@ def plot_cost_envelope(fpr: Any, tpr: Any, *, ax=None, title: str | None = None)
     ax.plot(e.pcf, e.nec, "-o", color=COLORS["curve"], lw=2.6, ms=4, zorder=3,
             label="cost curve")
     _unit_square(ax, _PCF_LABEL, _NEC_LABEL)
-    _legend_below(ax)
+    _legend_below(ax, ncols=2, offset=0.17)
     if title:
         ax.set_title(title)
     return ax
@@ -370,7 +358,7 @@ def plot_cost_curves(
         ax.fill_between(xs, ya, yb, where=yb < ya, interpolate=True, color=_SERIES[1],
                         alpha=0.35, lw=0, zorder=2)
     _cost_axes(ax, ymax)
-    _legend_below(ax)
+    _legend_below(ax, ncols=2, offset=0.17)
     if title:
         ax.set_title(title)
     return ax
@@ -440,7 +428,7 @@ def plot_cost_band(
     ax.plot(x, np.asarray(nec, dtype=float), color=COLORS["curve"], lw=2.4, zorder=3,
             label=label)
     _cost_axes(ax, ymax)
-    _legend_below(ax)
+    _legend_below(ax, ncols=2, offset=0.17)
     if title:
         ax.set_title(title)
     return ax
@@ -511,7 +499,7 @@ def plot_cost_difference(
     ax.set_xlim(-0.01, 1.01)
     ax.set_xlabel(_PCF_LABEL)
     ax.set_ylabel(ylabel)
-    _legend_below(ax)
+    _legend_below(ax, ncols=2, offset=0.17)
     if title:
         ax.set_title(title)
     return ax

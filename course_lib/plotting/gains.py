@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import matplotlib.pyplot as plt
+import matplotlib.pyplot as plt  # noqa: F401 (the doctests close their figures)
 import numpy as np
 
-from ..gains import gain_at, gain_auc, gain_curve, ks_curve, lift_at, lift_curve, profit_curve
+from ..gains import _lift_from_gain, gain_auc, gain_curve, ks_curve, lift_of_gain, profit_curve
 from ..roc import roc_auc, roc_curve
-from ._style import COLORS, new_axes
+from ._style import COLORS, _diagonal, _unit_square, new_axes
 
 __all__ = [
     "plot_gain_curve",
@@ -26,14 +26,6 @@ __all__ = [
 
 _DECILES = np.linspace(0, 1, 11)
 _PR_LABEL = "PR, share of objects selected"
-
-
-def _unit_square(ax, xlabel: str, ylabel: str) -> None:
-    ax.set_xlim(-0.02, 1.02)
-    ax.set_ylim(-0.02, 1.02)
-    ax.set_aspect("equal")
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
 
 
 def _positive_share(y_true: Any) -> float:
@@ -98,10 +90,9 @@ def plot_gain_curve(
         ax.plot([0, pi, 1], [0, 1, 1], ":", color=COLORS["text"], lw=1.4, label="ideal")
     ax.plot(curve.rate, curve.tpr, color=color, lw=2, label=label)
     if deciles:
-        ax.plot(_DECILES, gain_at(y_true, y_score, _DECILES), "o", color=color, ms=4,
-                label="_deciles")
+        ax.plot(_DECILES, curve.at(_DECILES), "o", color=color, ms=4, label="_deciles")
     if mark_rate is not None:
-        g = gain_at(y_true, y_score, mark_rate)
+        g = curve.at(mark_rate)
         ax.plot([mark_rate], [g], "o", ms=8, mfc="none", mec=COLORS["point"], mew=2,
                 label="_mark")
         ax.annotate(f"gain at PR = {mark_rate:g}: {g:.2f}", (mark_rate, g), xytext=(8, -4),
@@ -154,7 +145,8 @@ def plot_lift_curve(
     1.0
     >>> plt.close(ax.get_figure())
     """
-    curve = lift_curve(y_true, y_score)
+    gain = gain_curve(y_true, y_score)
+    curve = _lift_from_gain(gain)
     if ax is None:
         _, ax = new_axes()
     if reference:
@@ -165,10 +157,10 @@ def plot_lift_curve(
                 lw=1.4, label="ideal")
     ax.plot(curve.rate, curve.lift, color=COLORS["curve"], lw=2, label="model")
     if deciles:
-        ax.plot(_DECILES, lift_at(y_true, y_score, _DECILES), "o", color=COLORS["curve"],
+        ax.plot(_DECILES, lift_of_gain(gain, _DECILES), "o", color=COLORS["curve"],
                 ms=4, label="_deciles")
     if mark_rate is not None:
-        lift = lift_at(y_true, y_score, mark_rate)
+        lift = lift_of_gain(gain, mark_rate)
         ax.plot([mark_rate], [lift], "o", ms=8, mfc="none", mec=COLORS["point"], mew=2,
                 label="_mark")
         ax.annotate(f"lift at PR = {mark_rate:g}: {lift:.2f}", (mark_rate, lift),
@@ -221,7 +213,7 @@ def plot_ks_curve(y_true: Any, y_score: Any, *, ax=None, title: str | None = Non
     c = ks_curve(y_true, y_score)
     if ax is None:
         _, ax = new_axes()
-    ax.plot([0, 1], [0, 1], "--", color=COLORS["grid"], lw=1, label="_diagonal")
+    _diagonal(ax, lw=1, zorder=2)
     ax.plot(c.rate, c.tpr, color=COLORS["curve"], lw=2, label="TPR (class 1)")
     ax.plot(c.rate, c.fpr, color=COLORS["tie"], lw=2, label="FPR (class 0)")
     k = int(np.flatnonzero(c.rate == c.ks_rate)[0])
@@ -330,7 +322,7 @@ def plot_gain_vs_roc(y_true: Any, y_score: Any, *, ax=None, title: str | None = 
     gain = gain_curve(y_true, y_score)
     if ax is None:
         _, ax = new_axes()
-    ax.plot([0, 1], [0, 1], "--", color=COLORS["grid"], lw=1, label="_diagonal")
+    _diagonal(ax, lw=1, zorder=2)
     ax.plot(roc.fpr, roc.tpr, color=COLORS["tie"], lw=2.2,
             label=f"ROC: TPR(FPR), area {roc_auc(y_true, y_score):.3f}")
     ax.plot(gain.rate, gain.tpr, color=COLORS["curve"], lw=1.4, ls=(0, (4, 2)),

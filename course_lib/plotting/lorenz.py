@@ -8,14 +8,15 @@ ranking, is the normalized Gini.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any
 
-import matplotlib.pyplot as plt
+import matplotlib.pyplot as plt  # noqa: F401 (the doctests close their figures)
 import numpy as np
 
 from ..lorenz import cap_curve, gini_brown, lorenz_curve
-from ._style import COLORS, new_axes
+from ._style import COLORS, _diagonal, _unit_square, new_axes
 
 __all__ = ["plot_lorenz", "plot_lorenz_curves", "plot_cap"]
 
@@ -39,24 +40,6 @@ def _label(num: float, den: float, exact: bool) -> str:
         f = Fraction(int(num), int(den))
         return str(f.numerator) if f.denominator == 1 else str(f)
     return f"{num / den:.3g}"
-
-
-def _unit_square(ax, xlabel: str, ylabel: str, title: str | None) -> None:
-    ax.set_xlim(-0.02, 1.02)
-    ax.set_ylim(-0.02, 1.02)
-    ax.set_aspect("equal")
-    ticks = [0, 0.25, 0.5, 0.75, 1]
-    ax.set_xticks(ticks, ["0", "1/4", "1/2", "3/4", "1"])
-    ax.set_yticks(ticks, ["0", "1/4", "1/2", "3/4", "1"])
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    if title:
-        ax.set_title(title)
-
-
-def _diagonal(ax, label: str) -> None:
-    ax.plot([0, 1], [0, 1], ls="--", lw=1.2, color=COLORS["grid"], label=label,
-            zorder=1)
 
 
 def plot_lorenz(
@@ -128,7 +111,7 @@ def plot_lorenz(
         )
     ax.legend(loc="upper left")
     _unit_square(ax, "share of the population, poorest first",
-                 "share of the total income", title)
+                 "share of the total income", quarter_ticks=True, title=title)
     return ax
 
 
@@ -174,7 +157,7 @@ def plot_lorenz_curves(
                 label=f"{name} (Gini = {gini_brown(values):.2f})")
     ax.legend(loc="upper left")
     _unit_square(ax, "share of the population, poorest first",
-                 "share of the total income", title)
+                 "share of the total income", quarter_ticks=True, title=title)
     return ax
 
 
@@ -274,6 +257,7 @@ def plot_cap(
         ax,
         "share of objects taken (PR)",
         "share of positives (TPR)" if labels else "share of the target",
-        title,
+        quarter_ticks=True,
+        title=title,
     )
     return ax

@@ -11,10 +11,11 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-import matplotlib.pyplot as plt
+import matplotlib.pyplot as plt  # noqa: F401 (the doctests close their figures)
 import numpy as np
 
-from ._style import COLORS, new_axes
+from ._kinds import curve_kind
+from ._style import COLORS, _unit_square, new_axes
 
 __all__ = [
     "SHARE_STYLES",
@@ -32,16 +33,6 @@ SHARE_STYLES = (
     {"color": COLORS["point"], "linestyle": ":"},
 )
 
-# kind -> (x label, y label, unit square?)
-_KINDS = {
-    "roc": ("FPR", "TPR", True),
-    "pr": ("recall R", "precision P", True),
-    "gain": ("positive rate (share answered 1)", "TPR", True),
-    "lift": ("positive rate (share answered 1)", "lift = TPR / positive rate", False),
-    "ks": ("positive rate (share answered 1)", "TPR − FPR", False),
-}
-
-
 def _number(value: Any) -> str:
     """A short label for a number: 1/2 stays a fraction, 0.1 stays a decimal."""
     if isinstance(value, float):
@@ -51,15 +42,6 @@ def _number(value: Any) -> str:
     except ValueError:
         return f"{float(value):.4g}"
     return str(frac) if frac.denominator != 1 else str(frac.numerator)
-
-
-def _unit_square(ax) -> None:
-    ax.set_xlim(-0.02, 1.02)
-    ax.set_ylim(-0.02, 1.02)
-    ax.set_aspect("equal")
-    ticks = [0, 0.25, 0.5, 0.75, 1]
-    ax.set_xticks(ticks, ["0", "¼", "½", "¾", "1"])
-    ax.set_yticks(ticks, ["0", "¼", "½", "¾", "1"])
 
 
 def plot_score_densities(model, *, theta: float | None = None, ax=None,
@@ -98,7 +80,7 @@ def plot_score_densities(model, *, theta: float | None = None, ax=None,
     b = np.linspace(lo, hi, 401)
     styles = (("class 0", model.p0, COLORS["tie"], "0", "FPR"),
               ("class 1", model.p1, COLORS["curve"], "1", "TPR"))
-    for name, density, color, k, rate in styles:
+    for _name, density, color, k, rate in styles:
         f = sympy.lambdify(model.symbol, density, modules="numpy")
         values = np.broadcast_to(np.asarray(f(b), dtype=float), b.shape)
         tex = sympy.latex(density)
@@ -169,20 +151,13 @@ def plot_model_curve(model, curve, *, kind: str, ax=None, label: str | None = No
     ('FPR', 'TPR')
     >>> plt.close(ax.get_figure())
     """
-    if kind not in _KINDS:
-        raise ValueError(f"kind must be one of {', '.join(_KINDS)}; got {kind!r}")
+    info = curve_kind(kind)
     if ax is None:
         _, ax = new_axes(size=4.2)
     pts = model.points(curve, n=n)
-    xlabel, ylabel, square = _KINDS[kind]
+    xlabel, ylabel, square = info.xlabel, info.ylabel, info.unit_square
     if reference:
-        ref = dict(color=COLORS["grid"], lw=1, ls="-", zorder=1)
-        if kind in ("roc", "gain"):
-            ax.plot([0, 1], [0, 1], **ref)
-        elif kind == "lift":
-            ax.axhline(1, **ref)
-        elif kind == "pr" and pi is not None:
-            ax.plot([0, 1], [float(pi), float(pi)], **ref)
+        info.reference(ax, pi, dict(color=COLORS["grid"], lw=1, ls="-", zorder=1))
     style = {"color": COLORS["curve"], "lw": 2.2, **style}
     (line,) = ax.plot(pts.x, pts.y, label=label, zorder=3, **style)
     if shade:
@@ -191,7 +166,7 @@ def plot_model_curve(model, curve, *, kind: str, ax=None, label: str | None = No
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     if square:
-        _unit_square(ax)
+        _unit_square(ax, quarter_ticks=True)
     else:
         ax.set_xlim(0, 1)
         ax.set_ylim(0, None)
@@ -296,7 +271,7 @@ def plot_ks_chart(model, pi: Any, *, ax=None, n: int = 201, title: str | None = 
     low, high = float(model.fpr(ks.threshold)), float(model.tpr(ks.threshold))
     ax.plot([rate, rate], [low, high], color=COLORS["point"], lw=2, zorder=4,
             label=f"KS = {_number(ks.value)}")
-    _unit_square(ax)
+    _unit_square(ax, quarter_ticks=True)
     ax.set_xlabel("positive rate (share answered 1)")
     ax.set_ylabel("TPR, FPR")
     ax.legend(loc="best", fontsize=9)
@@ -373,7 +348,7 @@ def plot_auc_pr_by_share(model, *, ax=None, n: int = 99,
         ax.plot([share], [value], "o", color=COLORS["point"], ms=6, zorder=4)
         ax.annotate(f"{value:.4f}", (share, value), xytext=(6, -12),
                     textcoords="offset points", fontsize=9, color=COLORS["point"])
-    _unit_square(ax)
+    _unit_square(ax, quarter_ticks=True)
     ax.set_xticks([0, 0.1, 0.5, 0.9, 1], ["0", "0.1", "0.5", "0.9", "1"])
     ax.set_xlabel("share of positives π")
     ax.set_ylabel("area under the PR curve")

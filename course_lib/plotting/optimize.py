@@ -6,7 +6,8 @@ two features.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -31,11 +32,6 @@ _CLASS_COLORS = {1: COLORS["curve"], 0: COLORS["tie"]}
 def _sigmoid(u: np.ndarray) -> np.ndarray:
     e = np.exp(-np.abs(u))
     return np.where(u >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
-
-
-def _legend_below(ax, ncols: int = 2) -> None:
-    """A legend under the Axes, where it can hide no curve."""
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.17), ncols=ncols, fontsize=9)
 
 
 def plot_sigmoid_surrogates(

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import matplotlib.pyplot as plt
+import matplotlib.pyplot as plt  # noqa: F401 (the doctests close their figures)
 import numpy as np
 from matplotlib.collections import PatchCollection
 from matplotlib.patches import Patch, Rectangle
 
 from ..roc import roc_auc, roc_curve
-from ._style import COLORS, new_axes
+from ._style import COLORS, _no_spines, _unit_square, new_axes
 
 __all__ = ["plot_ranking_strip", "plot_roc_shape", "plot_feature_classes"]
 
@@ -95,8 +95,7 @@ def plot_ranking_strip(
                   [str(r * per_row + 1) for r in range(rows)])
     ax.tick_params(length=0)
     ax.set_ylabel("place in the ranking")
-    for side in ("top", "right", "bottom", "left"):
-        ax.spines[side].set_visible(False)
+    _no_spines(ax)
     if legend:
         ax.legend(handles=[Patch(color=_POS, label="positive (relevant)"),
                            Patch(color=_NEG, label="negative")],
@@ -201,9 +200,7 @@ def plot_roc_shape(
             ax.plot([start, 1], [1, 1], **style)
             ax.annotate(f"bottom {share_bottom:.0%} of objects:\nnegatives only",
                         ((start + 1) / 2, 0.99), xytext=(0.1, 0.86), **note)
-    ax.set_xlim(-0.02, 1.02)
-    ax.set_ylim(-0.02, 1.02)
-    ax.set_aspect("equal")
+    _unit_square(ax)
     ax.set_xlabel("FPR")
     ax.set_ylabel("TPR")
     ax.legend(loc=legend_loc, fontsize=9)

@@ -3,15 +3,16 @@ comparisons after Davis & Goadrich, 2006)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any
 
-import matplotlib.pyplot as plt
+import matplotlib.pyplot as plt  # noqa: F401 (the doctests close their figures)
 import numpy as np
 
 from ..pr import average_precision, pr_auc_trapezoid, pr_curve
 from ..roc import roc_auc, roc_curve
-from ._style import COLORS, new_axes
+from ._style import COLORS, _legend_below, _unit_square, new_axes
 
 __all__ = [
     "plot_pr_curve",
@@ -27,19 +28,6 @@ _SERIES = (COLORS["curve"], COLORS["tie"], COLORS["point"], COLORS["text"])
 
 def _frac_label(x: Fraction) -> str:
     return str(x) if x.denominator != 1 else str(x.numerator)
-
-
-def _legend_below(ax) -> None:
-    """A legend under the Axes, where it can hide no curve."""
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncols=1)
-
-
-def _unit_square(ax, xlabel: str, ylabel: str) -> None:
-    ax.set_xlim(-0.02, 1.02)
-    ax.set_ylim(-0.02, 1.02)
-    ax.set_aspect("equal")
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
 
 
 def plot_pr_curve(
@@ -91,13 +79,10 @@ def plot_pr_curve(
     ax.plot(c.recall, c.precision, "-o", color=COLORS["curve"], lw=2, ms=4,
             label=label, zorder=3)
     if threshold is not None:
-        y = np.asarray(y_true).astype(bool)
-        called = np.asarray(y_score, dtype=float) >= float(threshold)
-        tp = int(np.count_nonzero(called & y))
-        fp = int(np.count_nonzero(called & ~y))
-        if tp + fp == 0:
-            raise ValueError(f"no object has a score >= {threshold}: precision is 0/0")
-        r, p = Fraction(tp, int(y.sum())), Fraction(tp, tp + fp)
+        # the curve's own point; its rates are ratios of counts up to n, so the exact
+        # fractions are the closest ones with denominators up to n
+        n = int(np.size(y_score))
+        r, p = (Fraction(v).limit_denominator(n) for v in c.at_threshold(threshold))
         ax.plot([float(r)], [float(p)], "o", ms=10, mfc="none", mec=COLORS["point"],
                 mew=2, zorder=4)
         right = float(r) > 0.6  # near the right edge: write the label to the left

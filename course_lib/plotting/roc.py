@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any
 
-import matplotlib.pyplot as plt
+import matplotlib.pyplot as plt  # noqa: F401 (the doctests close their figures)
 import numpy as np
 
 from ..roc import pair_matrix, roc_point, roc_steps
-from ._style import COLORS, new_axes
+from ._style import COLORS, _no_spines, _unit_square, new_axes
 
 __all__ = ["plot_roc_grid"]
 
@@ -131,11 +132,8 @@ def plot_roc_grid(
             axis.set_ticks([float(t) for t in ticks], [_frac_label(t) for t in ticks])
         ax.set_xlabel("FPR")
         ax.set_ylabel("TPR")
-    ax.set_xlim(-0.02, 1.02)
-    ax.set_ylim(-0.02, 1.02)
-    ax.set_aspect("equal")
-    for side in ("top", "right", "bottom", "left"):
-        ax.spines[side].set_visible(False)
+    _unit_square(ax)
+    _no_spines(ax)
     if title:
         ax.set_title(title)
     return ax

@@ -10,15 +10,14 @@ samples, how many, which seed) are run in the notebook.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
-import matplotlib.pyplot as plt
+import matplotlib.pyplot as plt  # noqa: F401 (the doctests close their figures)
 import numpy as np
 
-from ..gains import gain_curve, ks_curve, lift_curve
-from ..pr import pr_curve
-from ..roc import roc_curve
+from ._kinds import curve_kind
 from ._style import COLORS, new_axes
 from .models import SHARE_STYLES, _number, plot_model_curve, plot_score_densities
 
@@ -93,23 +92,6 @@ def _thin(x: np.ndarray, y: np.ndarray, max_points: int) -> tuple[np.ndarray, np
     return x[keep], y[keep]
 
 
-def _empirical(kind: str, y: Any, s: Any) -> tuple[np.ndarray, np.ndarray]:
-    if kind == "roc":
-        c = roc_curve(y, s)
-        return c.fpr, c.tpr
-    if kind == "pr":
-        c = pr_curve(y, s)
-        return c.recall, c.precision
-    if kind == "gain":
-        c = gain_curve(y, s)
-        return c.rate, c.tpr
-    if kind == "lift":
-        c = lift_curve(y, s)
-        return c.rate, c.lift
-    c = ks_curve(y, s)
-    return c.rate, c.tpr - c.fpr
-
-
 def plot_empirical_curves(model, samples: Sequence[tuple[Any, Any]], *, kind: str,
                           pi: Any = None, ax=None, title: str | None = None,
                           max_points: int = 150):
@@ -154,8 +136,7 @@ def plot_empirical_curves(model, samples: Sequence[tuple[Any, Any]], *, kind: st
     ['3 samples of n = 50', 'exact curve']
     >>> plt.close(ax.get_figure())
     """
-    if kind not in ("roc", "pr", "gain", "lift", "ks"):
-        raise ValueError(f"kind must be one of roc, pr, gain, lift, ks; got {kind!r}")
+    info = curve_kind(kind)
     if not samples:
         raise ValueError("samples is empty: give at least one (y_true, y_score) pair")
     if ax is None:
@@ -167,19 +148,16 @@ def plot_empirical_curves(model, samples: Sequence[tuple[Any, Any]], *, kind: st
     size = f"n = {sizes.pop()}" if len(sizes) == 1 else "various n"
     lowest = 0.0
     for k, (y, s) in enumerate(samples):
-        x, v = _thin(*_empirical(kind, y, s), max_points)
+        x_all, v_all = info.empirical(y, s).xy
+        x, v = _thin(x_all, v_all, max_points)
         lowest = min(lowest, float(v.min()))
         ax.plot(x, v, zorder=2, label=f"{len(samples)} samples of {size}" if k == 0 else None,
                 **_EMPIRICAL)
-    curves = {
-        "roc": model.roc, "pr": lambda: model.pr(pi), "gain": lambda: model.gain(pi),
-        "lift": lambda: model.lift(pi), "ks": lambda: model.ks_curve(pi),
-    }
-    plot_model_curve(model, curves[kind](), kind=kind, ax=ax, pi=pi,
+    plot_model_curve(model, info.exact(model, pi), kind=kind, ax=ax, pi=pi,
                      label="exact curve", lw=2)
-    if kind == "ks" and lowest < 0:
+    if lowest < 0:  # only the KS curve can dip below 0
         ax.set_ylim(lowest - 0.02, None)
-    ax.legend(loc="lower right" if kind in ("roc", "gain") else "best", fontsize=8.5)
+    ax.legend(loc=info.legend_loc, fontsize=8.5)
     if title:
         ax.set_title(title)
     return ax
@@ -292,24 +270,24 @@ def plot_mean_sd(x: Sequence[float], series: Mapping[str, tuple], *, bars: bool 
     """
     if ax is None:
         _, ax = new_axes(size=4.2)
-    x = np.asarray(x, dtype=float)
+    xs = np.asarray(x, dtype=float)
     for k, (name, entry) in enumerate(series.items()):
         mean, sd = (np.asarray(v, dtype=float) for v in entry[:2])
         truth = entry[2] if len(entry) > 2 else None
         palette = colors if colors else [style["color"] for style in SHARE_STYLES]
         color = palette[k % len(palette)]
         if bars:
-            ax.errorbar(x, mean, yerr=sd, fmt="o", ms=3.5, color=color, capsize=2.5,
+            ax.errorbar(xs, mean, yerr=sd, fmt="o", ms=3.5, color=color, capsize=2.5,
                         lw=1.2, zorder=4, label=name)
         else:
-            ax.plot(x, mean, "o-", ms=3.5, color=color, lw=1.5, zorder=3, label=name)
-            ax.fill_between(x, mean - sd, mean + sd, color=color, alpha=0.18, lw=0,
+            ax.plot(xs, mean, "o-", ms=3.5, color=color, lw=1.5, zorder=3, label=name)
+            ax.fill_between(xs, mean - sd, mean + sd, color=color, alpha=0.18, lw=0,
                             zorder=1)
         if truth is not None:
             ax.axhline(float(truth), color=color, lw=1, ls="--", zorder=2)
     if logx:
         ax.set_xscale("log")
-        ax.set_xticks(list(x), [f"{v:g}" for v in x])
+        ax.set_xticks(list(xs), [f"{v:g}" for v in xs])
         ax.minorticks_off()
     if xlabel is not None:
         ax.set_xlabel(xlabel)

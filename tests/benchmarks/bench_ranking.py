@@ -19,7 +19,16 @@ import tracemalloc
 import numpy as np
 from sklearn import metrics
 
-from course_lib import auc_pairwise, average_precision, roc_auc, roc_curve
+from course_lib import (
+    auc_ci_delong,
+    auc_pairwise,
+    average_precision,
+    gain_curve,
+    ks_statistic,
+    pr_curve,
+    roc_auc,
+    roc_curve,
+)
 
 REPEAT = 3
 
@@ -74,6 +83,31 @@ def main(n: int) -> None:
     t_sk, ap_sk = best_time(metrics.average_precision_score, labels, scores)
     assert abs(ap - ap_sk) < 1e-12
     row("average_precision", t_ours, t_sk, t_sort)
+
+    # issue 11: every curve and area, weighted or not, and DeLong, against one sort
+    t_ours, ap = best_time(average_precision, labels, scores, sample_weight=weights)
+    t_sk, ap_sk = best_time(
+        metrics.average_precision_score, labels, scores, sample_weight=weights
+    )
+    assert abs(ap - ap_sk) < 1e-12
+    row("average_precision(sample_weight)", t_ours, t_sk, t_sort)
+    t_ours, curve = best_time(roc_curve, labels, scores, sample_weight=weights)
+    t_sk, curve_sk = best_time(
+        metrics.roc_curve, labels, scores, sample_weight=weights, drop_intermediate=False
+    )
+    assert np.allclose(curve.tpr, curve_sk[1], rtol=0, atol=1e-12)
+    row("roc_curve(sample_weight)", t_ours, t_sk, t_sort)
+    t_ours, _ = best_time(pr_curve, labels, scores)
+    row("pr_curve", t_ours, None, t_sort)
+    t_ours, _ = best_time(pr_curve, labels, scores, sample_weight=weights)
+    row("pr_curve(sample_weight)", t_ours, None, t_sort)
+    t_ours, _ = best_time(gain_curve, labels, scores, sample_weight=weights)
+    row("gain_curve(sample_weight)", t_ours, None, t_sort)
+    t_ours, _ = best_time(ks_statistic, labels, scores, sample_weight=weights)
+    row("ks_statistic(sample_weight)", t_ours, None, t_sort)
+    t_ours, ci = best_time(auc_ci_delong, labels, scores)
+    assert abs(ci.auc - roc_auc(labels, scores)) < 1e-12
+    row("auc_ci_delong", t_ours, None, t_sort)
 
     m = 10**4
     y_pairs = np.r_[np.ones(m, bool), np.zeros(m, bool)]
