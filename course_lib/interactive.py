@@ -48,7 +48,6 @@ from .confusion import (
     f_beta,
     matrix_from_counts,
     mcc,
-    precision,
     recall,
 )
 from .gains import _non_negative, gain_curve, ks_curve, profit_curve

@@ -2,7 +2,6 @@
 
 import re
 
-import pytest
 from notebook_tools import cell_text, chapter, glued, stored
 
 CH2 = chapter("02_roc_grid")

@@ -15,7 +15,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 import sympy  # noqa: E402
-from notebook_tools import GLUE_MIME, cell_text, chapter, glued, stored, load  # noqa: E402
+from notebook_tools import GLUE_MIME, cell_text, chapter, glued, load, stored  # noqa: E402
 
 from course_lib import LINEAR_DENSITIES as MODEL  # noqa: E402
 from course_lib import plotting  # noqa: E402

@@ -13,10 +13,18 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import course_lib as cl
-from course_lib import exercises as ex
-from course_lib.exercises import (REGISTRY, SOLUTION_IMPORTS, Exercise, Feedback, check,
-                                  decode_answer, encode_answer, exercises_for, get)
-from course_lib.exercises import _core
+from course_lib.exercises import (
+    REGISTRY,
+    SOLUTION_IMPORTS,
+    Exercise,
+    Feedback,
+    _core,
+    check,
+    decode_answer,
+    encode_answer,
+    exercises_for,
+    get,
+)
 from course_lib.exercises.ch07 import precision_at_k
 from course_lib.exercises.ch13 import is_roc_curve, max_auc_below_one
 

@@ -18,8 +18,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from course_lib.exercises import REGISTRY, encode_answer, exercises_for, get
-from course_lib.exercises import grade
+from course_lib.exercises import REGISTRY, encode_answer, exercises_for, get, grade
 from course_lib.exercises.student import SOLUTION_START, student_copy
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "submissions"))

@@ -11,8 +11,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from course_lib.exercises import REGISTRY, SOLUTION_IMPORTS
-from course_lib.exercises import student
+from course_lib.exercises import REGISTRY, SOLUTION_IMPORTS, student
 from course_lib.exercises.student import SOLUTION_START, answer_cell, student_copy
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "submissions"))

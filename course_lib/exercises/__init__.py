@@ -75,8 +75,9 @@ The solution code runs with the names of ``SOLUTION_IMPORTS`` (``Fraction``, ``m
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from ._core import (
     CALL_TIME_LIMIT,
@@ -115,8 +116,7 @@ SOLUTION_IMPORTS = (
 
 
 def _collect() -> Mapping[str, Exercise]:
-    from . import (ch01, ch02, ch03, ch04, ch05, ch06, ch07, ch08, ch09, ch10, ch11, ch12,
-                   ch13)
+    from . import ch01, ch02, ch03, ch04, ch05, ch06, ch07, ch08, ch09, ch10, ch11, ch12, ch13
 
     out: dict[str, Exercise] = {}
     for module in (ch01, ch02, ch03, ch04, ch05, ch06, ch07, ch08, ch09, ch10, ch11, ch12,

@@ -74,7 +74,7 @@ def income_cases(seed: int, *, n_random: int = 10) -> list[dict]:
 
 def precision_at_k_cases(seed: int, *, n_random: int = 10) -> list[dict]:
     """Labels, scores and a cut-off ``k`` in 1..n, ties at the cut included."""
-    out = []
+    out: list[dict] = []
     for case in binary_cases(seed, n_random=n_random):
         n = len(case["y_true"])
         rng = np.random.default_rng([seed, n, len(out)])

@@ -20,9 +20,10 @@ import math
 import numbers
 import signal
 import threading
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -851,7 +852,7 @@ class Exercise:
             return self._feedback(0.0, f"expected a function {self._signature()}, "
                                        f"got {describe(answer)}")
         if seed is None:
-            seed = int(np.random.SeedSequence().entropy % (2**32))
+            seed = int(np.random.SeedSequence().generate_state(1)[0])
         cases = self.hidden_cases(seed)
         order = sorted(range(len(cases)), key=lambda i: _case_size(cases[i]))
         outputs: list[Any] = [{"__skipped__": True}] * len(cases)
@@ -884,6 +885,7 @@ class Exercise:
         if len(outputs) != len(cases):
             return self._feedback(0.0, f"expected {len(cases)} outputs, got {len(outputs)}")
         failures = []
+        reason: str | None
         outputs = [_decode_output(o) for o in outputs]
         expected_all = [_reference_output(spec.reference, case) for case in cases]
         for i, (case, given, expected) in enumerate(zip(cases, outputs, expected_all)):

@@ -9,8 +9,10 @@ be told apart). The functions below are also the "wrong versions" of function an
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterable
 from fractions import Fraction
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
 
@@ -140,8 +142,8 @@ def gini_brown_rectangles(values: Any) -> Fraction:
     """Brown's formula off by one step: ``1 - sum (X_k - X_(k-1)) 2 Y_k``."""
     v = sorted(Fraction(int(x)) for x in values)
     total, n = sum(v), len(v)
-    cum = np.cumsum([Fraction(0)] + v)
-    return 1 - sum(Fraction(1, n) * 2 * (cum[k] / total) for k in range(1, n + 1))
+    cum = list(itertools.accumulate([Fraction(0)] + v))
+    return Fraction(1 - sum(Fraction(1, n) * 2 * (cum[k] / total) for k in range(1, n + 1)))
 
 
 def precision_mistakes(tp: Any, fp: Any, fn: Any) -> tuple[Mistake, ...]:

@@ -8,9 +8,22 @@ from typing import Any
 
 from .. import roc_auc, roc_curve, roc_point
 from . import _cases
-from ._core import (FunctionSpec, Mistake, PredicateChecker, Reject, as_number, as_points,
-                    describe, exact, function_exercise, parts, same_number, same_points,
-                    value_exercise, with_whole_mistakes, yes_no)
+from ._core import (
+    FunctionSpec,
+    Mistake,
+    PredicateChecker,
+    Reject,
+    as_points,
+    describe,
+    exact,
+    function_exercise,
+    parts,
+    same_number,
+    same_points,
+    value_exercise,
+    with_whole_mistakes,
+    yes_no,
+)
 from ._hints import HINTS, auc_mistakes
 from .ch03 import TABLE1_B, TABLE1_TEXT, TABLE1_Y
 

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import numpy as np
-
 from .. import roc_auc
 from . import _cases
-from ._core import quiet, FunctionSpec, Mistake, exact, function_exercise, value_exercise
+from ._core import FunctionSpec, Mistake, exact, function_exercise, quiet, value_exercise
 from ._hints import HINTS, auc_mistakes, auc_tie_version, auc_unweighted, keep_distinct
 
 TABLE1_Y = (0, 0, 0, 1, 1, 1, 0)

@@ -8,8 +8,7 @@ from typing import Any
 import numpy as np
 
 from .. import rank_average, roc_auc, soft_auc
-from ._core import (FunctionSpec, Mistake, Reject, approx, describe, exact,
-                    function_exercise, value_exercise)
+from ._core import FunctionSpec, Mistake, approx, describe, exact, function_exercise, value_exercise
 from ._hints import HINTS
 from .ch03 import TABLE1_B, TABLE1_TEXT, TABLE1_Y
 

@@ -6,8 +6,16 @@ from fractions import Fraction
 
 from .. import gini_normalized, gini_unnormalized, roc_auc
 from . import _cases
-from ._core import (quiet, FunctionSpec, Mistake, exact, function_exercise, parts,
-                    value_exercise, with_whole_mistakes)
+from ._core import (
+    FunctionSpec,
+    Mistake,
+    exact,
+    function_exercise,
+    parts,
+    quiet,
+    value_exercise,
+    with_whole_mistakes,
+)
 from ._hints import HINTS, auc_tie_version, gini_mistakes
 from .ch03 import TABLE1_B, TABLE1_TEXT, TABLE1_Y
 

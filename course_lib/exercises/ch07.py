@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import average_precision, pr_auc_trapezoid, roc_auc
 from . import _cases
-from ._core import (FunctionSpec, Mistake, exact, function_exercise, parts, value_exercise)
+from ._core import FunctionSpec, Mistake, exact, function_exercise, parts, value_exercise
 from ._hints import HINTS, auc_mistakes, keep_distinct, precision_mistakes
 from .ch03 import TABLE1_B, TABLE1_TEXT, TABLE1_Y
 

@@ -8,8 +8,16 @@ import numpy as np
 
 from .. import ks_statistic
 from . import _cases
-from ._core import (quiet, FunctionSpec, Mistake, exact, function_exercise, parts,
-                    value_exercise, with_whole_mistakes)
+from ._core import (
+    FunctionSpec,
+    Mistake,
+    exact,
+    function_exercise,
+    parts,
+    quiet,
+    value_exercise,
+    with_whole_mistakes,
+)
 from ._hints import HINTS, keep_distinct, ks_over_rate
 from .ch03 import TABLE1_B, TABLE1_TEXT, TABLE1_Y
 

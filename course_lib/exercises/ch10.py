@@ -6,9 +6,8 @@ from fractions import Fraction
 
 import sympy
 
-from .. import LINEAR_DENSITIES, ScoreModel
-from ._core import (Mistake, exact, parts, sympy_checker, value_exercise,
-                    with_whole_mistakes)
+from ..models import LINEAR_DENSITIES, ScoreModel
+from ._core import Mistake, exact, parts, sympy_checker, value_exercise, with_whole_mistakes
 from ._hints import HINTS
 
 _T = sympy.Symbol("theta", real=True)

@@ -8,10 +8,8 @@ from fractions import Fraction
 import numpy as np
 import sympy
 
-from ._core import (FunctionSpec, Mistake, approx, exact, function_exercise,
-                    value_exercise, yes_no)
 from ._cases import uniform_cases
-from ._core import describe
+from ._core import FunctionSpec, Mistake, approx, describe, function_exercise, value_exercise, yes_no
 
 _t = sympy.Symbol("t")
 _A = sympy.Rational(5, 6)

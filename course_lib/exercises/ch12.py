@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 
 import numpy as np
 
 from .. import roc_auc
-from ._core import (FunctionSpec, Mistake, approx, describe, exact, function_exercise,
-                    value_exercise)
+from ._core import FunctionSpec, Mistake, approx, describe, exact, function_exercise, value_exercise
 from ._hints import HINTS
 
 _AUC_SEARCH = 1 - Fraction(20, 995)

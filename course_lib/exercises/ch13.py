@@ -9,9 +9,22 @@ from typing import Any
 import numpy as np
 
 from .. import roc_auc, roc_curve
-from ._core import (ChoiceChecker, FunctionSpec, Mistake, PredicateChecker, Reject,
-                    as_number, describe, exact, function_exercise, numbers_close, parts,
-                    value_exercise, with_whole_mistakes, yes_no)
+from ._core import (
+    ChoiceChecker,
+    FunctionSpec,
+    Mistake,
+    PredicateChecker,
+    Reject,
+    as_number,
+    describe,
+    exact,
+    function_exercise,
+    numbers_close,
+    parts,
+    value_exercise,
+    with_whole_mistakes,
+    yes_no,
+)
 from ._hints import HINTS
 
 _MODEL_TEXT = ("In the linear-density model the scores lie in $[0, 1]$ with densities "
@@ -216,7 +229,7 @@ def is_roc_curve(points: list) -> bool:
         if not _collinear(corners[-1], distinct[k], distinct[k + 1]):
             corners.append(distinct[k])
     corners.append(distinct[-1])
-    return all(c.is_rational for p in corners for c in p)
+    return all(bool(getattr(c, "is_rational", False)) for p in corners for c in p)
 
 
 def _roc_monotone_only(points):

@@ -54,8 +54,7 @@ from typing import Any
 
 import nbformat
 
-from course_lib.exercises import (CALL_TIME_LIMIT, Exercise, Feedback, decode_answer,
-                                  exercises_for)
+from course_lib.exercises import CALL_TIME_LIMIT, Exercise, Feedback, decode_answer, exercises_for
 from course_lib.exercises._kernel import extraction_code
 
 __all__ = [
@@ -170,7 +169,7 @@ class _Run:
 def _make_client(nb: Any, km: Any, timeout: float, workdir: Path) -> Any:
     from nbclient import NotebookClient
 
-    class _Client(NotebookClient):  # type: ignore[misc]
+    class _Client(NotebookClient):
         timeouts: list[int] = []
 
         async def _async_handle_timeout(self, timeout: int, cell: Any = None) -> Any:
@@ -260,8 +259,8 @@ async def _execute(nb: Any, exercises: Sequence[Exercise], cases: dict[str, list
         run.notes.append(f"execution failed ({type(exc).__name__}: {exc})")
     finally:
         if run.died:
-            code = await _exit_code(km)
-            if code is not None and code < 0 and -code in (9,):
+            exit_code = await _exit_code(km)
+            if exit_code is not None and exit_code < 0 and -exit_code in (9,):
                 run.killed = True
                 run.notes.append("the kernel was killed (signal 9), most likely out of memory")
         await _shutdown(client, km)
@@ -356,7 +355,10 @@ def _judge(ex: Exercise, state: Any, cases: list) -> tuple[Feedback | None, str]
     kind = state.get("state")
     try:
         if kind == "value":
-            value = decode_answer(state.get("value"))
+            encoded = state.get("value")
+            if not isinstance(encoded, dict):
+                return None, "the answer could not be read"
+            value = decode_answer(encoded)
             if value is Ellipsis:
                 return None, "not answered (the stub ... is still there)"
             return ex.check(value), ""
@@ -369,7 +371,7 @@ def _judge(ex: Exercise, state: Any, cases: list) -> tuple[Feedback | None, str]
             return None, f"reading the answer failed: {str(state.get('message', ''))[:200]}"
     except Exception as exc:  # noqa: BLE001 - a malformed report is a wrong answer
         return None, f"the answer could not be read ({type(exc).__name__})"
-    return None, f"variable not defined"
+    return None, "variable not defined"
 
 
 def _clean_output(output: Any) -> Any:
