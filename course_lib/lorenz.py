@@ -152,7 +152,8 @@ def lorenz_curve(values: Any) -> LorenzCurve:
     [0.0, 1.0, 2.0, 4.0, 6.0, 9.0]
     """
     v = np.sort(_check_incomes(values))
-    cum = np.cumsum(v)
+    with np.errstate(over="ignore"):
+        cum = np.cumsum(v)
     if not np.isfinite(cum[-1]):  # values near the float limit: shares of the largest
         cum = np.cumsum(v / v[-1])
     cum = np.concatenate(([0.0], cum))
