@@ -168,11 +168,14 @@ def test_log_loss_curve_is_minus_log_p():
 
 def test_chapter1_explorer_and_patient_counts_in_prose(g):
     """The explorer section's numbers: aSAH has 113 patients, 41 with a poor outcome;
-    accuracy and balanced accuracy peak at different thresholds, and the slider starts
-    at the balanced-accuracy peak, as the prose says."""
+    accuracy has two equal peaks, at 0.52 (12 found, no false alarm) and 0.22 (26 found,
+    14 false alarms); balanced accuracy prefers the second, where the slider starts."""
     assert (g["asah_n"], g["asah_poor"]) == ("113", "41")
-    assert g["asah_acc_at"] != g["asah_ba_at"]
-    assert g["asah_start"] == g["asah_ba_at"]
+    assert float(g["asah_acc_max"]) == stored(84 / 113)
+    assert (g["asah_acc_hi"], g["asah_tp_hi"], g["asah_fp_hi"]) == ("0.52", "12", "0")
+    assert (g["asah_acc_lo"], g["asah_tp_lo"], g["asah_fp_lo"]) == ("0.22", "26", "14")
+    assert float(g["asah_ba_lo"]) > float(g["asah_ba_hi"])
+    assert g["asah_start"] == g["asah_ba_at"] == g["asah_acc_lo"]
     assert (g["n_patients"], g["n_ill"], g["n_healthy"]) == ("1075", "25", "1050")
     assert (g["tp_patients"], g["fp_patients"]) == ("20", "50")
 
