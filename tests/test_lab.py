@@ -218,3 +218,13 @@ def _check_rendering_in_chromium(url: str, shot: Path) -> None:
             assert any(re.search(r"[A-Z]\w+ \((\d{4}|n\.d\.)", t) for t in cells)
         finally:
             browser.close()
+
+
+def test_figure_references_become_the_books_numbers(tmp_path):
+    """{numref} to a captioned figure reads "Fig. N.k", as the HTML book numbers it."""
+    numbers = labcopy.figure_numbers(sorted((ROOT / "notebooks").glob("*.ipynb")))
+    assert numbers["fig-02-walk"].startswith("Fig. 2.")
+    text = labcopy.resolve_roles("{numref}`fig-02-walk` and {numref}`Figure %s <fig-02-walk>`",
+                                 glue={}, bib={}, docs={}, figures=numbers)
+    number = numbers["fig-02-walk"]
+    assert text == f"{number} and Figure {number[5:]}"

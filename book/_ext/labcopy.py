@@ -180,13 +180,16 @@ def resolve_roles(
     docs: Mapping[str, tuple[str, str | None]],
     labels: frozenset[str] = frozenset(),
     other_glue: Callable[[str], Mapping[str, Mapping[str, Any]]] | None = None,
+    figures: Mapping[str, str] | None = None,
 ) -> str:
     """Replace the book-only roles of one markdown text (see the module docstring).
 
     ``docs`` maps a document path as ``{doc}`` writes it (relative to the notebook, no
     suffix) to ``(title, link or None)``; ``labels`` are the labels this notebook defines,
     whose ``{ref}`` / ``{numref}`` jupyterlab-myst resolves itself; ``other_glue(path)``
-    gives the glued values of another notebook, for ``path::key``. Unknown keys raise
+    gives the glued values of another notebook, for ``path::key``; ``figures`` maps a
+    figure's name to its number as the book prints it ("Fig. 2.3", see
+    :func:`figure_numbers`), which ``{numref}`` becomes. Unknown keys raise
     ``ValueError``, so a copy never shows a raw role.
 
     Examples
@@ -232,6 +235,12 @@ def resolve_roles(
             return text or target
         if role in ("ref", "numref", "eq"):
             text, target = _explicit(body)
+            if role == "numref" and figures and target in figures:
+                number = figures[target]
+                if text is None:
+                    return number
+                return text.replace("%s", number.split(" ", 1)[1]).replace(
+                    "{number}", number.split(" ", 1)[1])
             if target in labels:
                 return match.group(0)
             if text is None:
@@ -272,6 +281,25 @@ def resolve_glue_figures(
     return FENCE.sub(one, markdown)
 
 
+def figure_numbers(notebooks: Sequence[Path]) -> dict[str, str]:
+    """The number the book gives each named figure: "Fig. N.k" for the k-th figure of
+    chapter N (the chapters of the numbered parts are the ``NN_name`` notebooks, so N is
+    the file's prefix), as ``{numref}`` prints it in the HTML book."""
+    numbers: dict[str, str] = {}
+    for path in notebooks:
+        prefix = Path(path).name.split("_", 1)[0]
+        if not prefix.isdigit():
+            continue
+        nb = json.loads(Path(path).read_text(encoding="utf-8"))
+        k = 0
+        for cell in nb["cells"]:
+            name = cell.get("metadata", {}).get("mystnb", {}).get("figure", {}).get("name")
+            if cell["cell_type"] == "code" and name:
+                k += 1
+                numbers[name] = f"Fig. {int(prefix)}.{k}"
+    return numbers
+
+
 def lab_notebook(
     nb: Mapping[str, Any],
     *,
@@ -280,9 +308,12 @@ def lab_notebook(
     image_dir: Path,
     prefix: str,
     other_glue: Callable[[str], Mapping[str, Mapping[str, Any]]] | None = None,
+    figures: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """A copy of ``nb`` whose markdown cells carry no book-only role (input unchanged)."""
     glue = glue_values(nb)
+    if figures is None:  # the book's chapters, as they are numbered in the HTML book
+        figures = figure_numbers(sorted((ROOT / "notebooks").glob("*.ipynb")))
     out = copy.deepcopy(dict(nb))
     sources = ["".join(c["source"]) if isinstance(c["source"], list) else c["source"]
                for c in out["cells"] if c["cell_type"] == "markdown"]
@@ -295,7 +326,7 @@ def lab_notebook(
         text = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
         text = resolve_glue_figures(text, glue=glue, image_dir=image_dir, prefix=prefix)
         text = resolve_roles(text, glue=glue, bib=bib, docs=docs, labels=labels,
-                             other_glue=other_glue)
+                             other_glue=other_glue, figures=figures)
         cell["source"] = text
     return out
 
@@ -338,6 +369,7 @@ def write_lab_copies(out_dir: Path, notebooks: Sequence[Path], *, root: Path = R
     """Write the lab copy of each notebook under ``out_dir`` (same relative path as in
     ``root``) and a copy of ``root/data``, so that ``../data/...`` still resolves."""
     bib = read_bibliography(root / "book" / "references.bib")
+    figures = figure_numbers(sorted(root.glob("notebooks/*.ipynb")))
     written = []
     for path in notebooks:
         path = Path(path).resolve()
@@ -354,7 +386,7 @@ def write_lab_copies(out_dir: Path, notebooks: Sequence[Path], *, root: Path = R
 
         lab = lab_notebook(nb, bib=bib, docs=document_map(path, root=root),
                            image_dir=target.parent / "_glued", prefix=path.stem,
-                           other_glue=other_glue)
+                           other_glue=other_glue, figures=figures)
         target.write_text(json.dumps(lab, indent=1, ensure_ascii=False) + "\n",
                           encoding="utf-8")
         written.append(target)
