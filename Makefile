@@ -2,7 +2,8 @@
 # requirements.txt, so a machine with Python 3.11, make and git is enough.
 #
 #   make book               install, build the HTML book (warnings are errors), print its path
-#   make test               install, run every test: library, facts, notebooks (nbval), book, browser
+#   make test               install (and pyspark), run every test: library, facts, notebooks (nbval),
+#                           book, browser, SQL on DuckDB and Spark
 #   make notebooks          re-execute every chapter in place (for authors)
 #   make lab                start JupyterLab on notebooks/ (for instructors)
 #   make student-notebooks  copies of the chapters without outputs, in _build/student/
@@ -11,6 +12,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+WAREHOUSE_STAMP := $(VENV)/.warehouse-installed
 BOOK_FLAGS := -W -n --keep-going
 NOTEBOOKS  := $(sort $(wildcard notebooks/*.ipynb))
 BOOK_NOTEBOOKS := $(sort $(wildcard book/*.ipynb))
@@ -30,7 +32,12 @@ book: $(STAMP)
 	@echo
 	@echo "The book: $(CURDIR)/_build/html/index.html"
 
-test: $(STAMP)
+# pyspark (about 490 MB) only for the tests: `make book` does not install it
+$(WAREHOUSE_STAMP): $(STAMP) requirements-warehouse.txt
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-warehouse.txt
+	touch $(WAREHOUSE_STAMP)
+
+test: $(STAMP) $(WAREHOUSE_STAMP)
 	$(BIN)/python -m pytest tests course_lib $(NOTEBOOKS) $(BOOK_NOTEBOOKS) \
 	  --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
 
