@@ -482,7 +482,6 @@ def gains_table_sql(r: Relation, *, n_bins: int = 10) -> str:
     """
     k = _check_bins(n_bins, "n_bins")
     r = r._replace(weight=None)
-    q = lambda name: _quote(name, r.dialect)  # noqa: E731
     binned = r.dialect.int_div.format(a=f"(tp + fp - pos - neg) * {k}", b="m1 + m0")
     pct = "CAST(100 * {} AS DOUBLE) / {}"
     cols = {
@@ -503,7 +502,7 @@ def gains_table_sql(r: Relation, *, n_bins: int = 10) -> str:
     }
     assert tuple(cols) == GAINS_TABLE_COLUMNS
     window = "OVER (ORDER BY bin ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)"
-    select = ", ".join(f"{expr} AS {q(name)}" for name, expr in cols.items())
+    select = ", ".join(f"{expr} AS {_quote(name, r.dialect)}" for name, expr in cols.items())
     return (
         _groups(r) + ",\n"
         f"bins_ AS (SELECT ({binned}) + 1 AS bin, pos, neg FROM cum_ CROSS JOIN tot_),\n"
@@ -740,7 +739,9 @@ def sql_checks(
                        score, weight)
 
 
-def _run_checks(run, r, source, label, score, weight) -> SqlChecks:
+def _run_checks(
+    run: Any, r: Relation, source: str, label: str, score: str, weight: str | None
+) -> SqlChecks:
     (row,) = run.fetch(checks_sql(r))
     n, m1, m0, bad_l, bad_s, bad_w, frac_w = row
     c = SqlChecks(int(n), float(m1 or 0), float(m0 or 0), int(bad_l or 0), int(bad_s or 0),
@@ -771,7 +772,9 @@ def _exact_weights(c: SqlChecks, weight: str | None, exact: bool) -> bool:
     return True
 
 
-def _prepare(run, source, label, score, weight, exact=False):
+def _prepare(
+    run: Any, source: str, label: str, score: str, weight: str | None, exact: bool = False
+) -> tuple[SqlChecks, Relation, bool]:
     r = _relation_on(run, source, label, score, weight)
     c = _run_checks(run, r, source, label, score, weight)
     return c, r, _exact_weights(c, weight, exact)
@@ -837,7 +840,9 @@ def sql_roc_curve(
     return RocCurve(fpr, tpr, thresholds)
 
 
-def _auc_parts(run, source, label, score, weight, exact, what):
+def _auc_parts(
+    run: Any, source: str, label: str, score: str, weight: str | None, exact: bool, what: str
+) -> tuple[Any, Any, Any, bool] | None:
     c, r, ew = _prepare(run, source, label, score, weight, exact)
     if _one_class(c, what):
         return None

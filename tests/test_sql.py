@@ -439,8 +439,8 @@ def spark_run(tmp_path_factory):
 
 
 def check_case_spark(run, case: dict) -> None:
-    """The statements of one case run on Spark: the exact AUC, the KS vertex and the
-    gains table, against course_lib."""
+    """The statements of one case run on Spark: the exact AUC, and the KS vertex or
+    the gains table, against course_lib."""
     y, s, w = case["y"], case["s"], case["w"]
     exact = integral(case)
     r = relation(source(case), label="y", score="s", weight=weight_col(case), dialect="spark")
@@ -450,12 +450,13 @@ def check_case_spark(run, case: dict) -> None:
         assert Fraction(int(twice), 2 * int(m1) * int(m0)) == expected
     assert auc == pytest.approx(float(expected), abs=TOL)
     assert gini == pytest.approx(2 * float(expected) - 1, abs=TOL)
-    ((thr, *_, ks, rate),) = run.fetch(ks_sql(r, exact_weights=exact and w is not None))
-    kc = cl.ks_curve(y, s, sample_weight=w)
-    assert max(ks, 0.0) == pytest.approx(kc.ks, abs=TOL)
-    if exact and kc.ks > 0:
-        assert (thr, rate) == (kc.ks_threshold, pytest.approx(kc.ks_rate, abs=TOL))
-    if y.size >= 10:
+    if case["id"] % 2 == 0:  # half the cases check the KS, the other half the table
+        ((thr, *_, ks, rate),) = run.fetch(ks_sql(r, exact_weights=exact and w is not None))
+        kc = cl.ks_curve(y, s, sample_weight=w)
+        assert max(ks, 0.0) == pytest.approx(kc.ks, abs=TOL)
+        if exact and kc.ks > 0:
+            assert (thr, rate) == (kc.ks_threshold, pytest.approx(kc.ks_rate, abs=TOL))
+    elif y.size >= 10:
         rows = run.fetch(gains_table_sql(r, n_bins=10))
         table = cl.gains_table(y, s, n_bins=10)
         assert [int(row[0]) for row in rows] == table.index.tolist()
