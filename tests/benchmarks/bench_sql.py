@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 MEMORY_LIMIT = "3GB"  # DuckDB's own limit; it spills to the temp folder beyond it
-COLUMNS = ("s", "s5")
+COLUMNS = ("s5", "s")  # the tied score first: it is the quick one
 
 
 def vm_hwm_mib() -> float:
@@ -166,7 +166,9 @@ def main() -> None:
             print(f"\nscore column {column!r} ({what}):")
             print(f"{'':<10s} {'AUC':>9s} {'KS':>9s} {'table':>9s} {'total':>9s}  {'peak RSS':>10s}")
             results = {}
-            parts = ["duckdb", "numpy", "sklearn"] + (["spark"] if spark else [])
+            # Spark on the tied score only: on n distinct scores its window runs in one
+            # partition over n rows, hours here
+            parts = ["duckdb", "numpy", "sklearn"] + (["spark"] if spark and column == "s5" else [])
             for part in parts:
                 r = run_part(part, path, column)
                 if r is None:
