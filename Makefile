@@ -6,6 +6,7 @@
 #                           library, facts, notebooks (nbval), book, browser
 #   make check              ruff and mypy only (the fast inner loop is
 #                           .venv/bin/python -m pytest tests course_lib -m "not slow")
+#   make test-warehouse     install pyspark, run the SQL tests on Apache Spark (CI; needs Java)
 #   make notebooks          re-execute every chapter in place (for authors)
 #   make lab                JupyterLab on lab copies of the chapters (for instructors);
 #                           PORT=8888 IP=127.0.0.1 BROWSER=no|yes (default: yes only with a display)
@@ -18,11 +19,12 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+WAREHOUSE_STAMP := $(VENV)/.warehouse-installed
 BOOK_FLAGS := -W -n --keep-going
 NOTEBOOKS  := $(sort $(wildcard notebooks/*.ipynb))
 BOOK_NOTEBOOKS := $(sort $(wildcard book/*.ipynb))
 
-.PHONY: install book check test test-other-cpu notebooks lab lab-copies pdf student-notebooks clean
+.PHONY: install book check test test-other-cpu test-warehouse notebooks lab lab-copies pdf student-notebooks clean
 
 install: $(STAMP)
 
@@ -41,8 +43,17 @@ check: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
+# pyspark (about 490 MB) only for the Spark tests: neither `make book` nor `make test`
+# installs it. CI (.ci/run) runs them after `make test`.
+$(WAREHOUSE_STAMP): $(STAMP) requirements-warehouse.txt
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-warehouse.txt
+	touch $(WAREHOUSE_STAMP)
+
+test-warehouse: $(WAREHOUSE_STAMP)
+	$(BIN)/python -m pytest -p no:cacheprovider tests/test_sql.py -m spark
+
 test: check
-	$(BIN)/python -m pytest tests course_lib $(NOTEBOOKS) $(BOOK_NOTEBOOKS) \
+	$(BIN)/python -m pytest tests course_lib $(NOTEBOOKS) $(BOOK_NOTEBOOKS) -m "not spark" \
 	  --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
 
 # The stored outputs must not depend on the processor that produced them. This re-runs the

@@ -235,6 +235,62 @@ from .optimize import rank_average, soft_auc, soft_auc_gradient
 
 __all__ += ["rank_average", "soft_auc", "soft_auc_gradient"]
 
+# sql.py imports duckdb (and pyspark) only when a runner is made
+from .sql import (
+    DUCKDB,
+    SPARK,
+    Dialect,
+    DuckDBRunner,
+    Relation,
+    SparkRunner,
+    SqlChecks,
+    SqlKs,
+    auc_sql,
+    binned_auc_sql,
+    checks_sql,
+    gain_curve_sql,
+    gains_table_sql,
+    ks_sql,
+    relation,
+    roc_points_sql,
+    sql_binned_auc,
+    sql_checks,
+    sql_gain_curve,
+    sql_gains_table,
+    sql_gini,
+    sql_ks,
+    sql_lift_curve,
+    sql_roc_auc,
+    sql_roc_curve,
+)
+
+__all__ += [
+    "DUCKDB",
+    "SPARK",
+    "Dialect",
+    "DuckDBRunner",
+    "Relation",
+    "SparkRunner",
+    "SqlChecks",
+    "SqlKs",
+    "auc_sql",
+    "binned_auc_sql",
+    "checks_sql",
+    "gain_curve_sql",
+    "gains_table_sql",
+    "ks_sql",
+    "relation",
+    "roc_points_sql",
+    "sql_binned_auc",
+    "sql_checks",
+    "sql_gain_curve",
+    "sql_gains_table",
+    "sql_gini",
+    "sql_ks",
+    "sql_lift_curve",
+    "sql_roc_auc",
+    "sql_roc_curve",
+]
 
 # ---------------------------------------------------------------- lazy: the models
 # models.py needs sympy, which takes most of a second to import: its names are loaded

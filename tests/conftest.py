@@ -30,3 +30,10 @@ def table1():
     scores = np.array([0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0])
     labels = np.array([0, 0, 0, 1, 1, 1, 0])
     return labels, scores
+
+
+def pytest_collection_modifyitems(config, items):
+    """A test that uses the Spark session is a ``spark`` test (``make test-warehouse``)."""
+    for item in items:
+        if "spark_run" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.spark)

@@ -27,7 +27,7 @@ ScoreModel LINEAR_DENSITIES UndefinedMetricWarning
 # The sympy symbols of models.py are used as course_lib.models.THETA etc.: at the top of
 # the package a name like PI would mislead.
 MODULE_ONLY = {"THETA", "PI", "U"}
-MODULES = ["roc", "pr", "confusion", "lorenz", "gains", "cost", "inference", "models", "optimize"]
+MODULES = ["roc", "pr", "confusion", "lorenz", "gains", "cost", "inference", "models", "optimize", "sql"]
 
 
 @pytest.mark.parametrize("name", CONTRACT)

@@ -1,0 +1,1072 @@
+"""Exact ROC, AUC, Gini, KS, gain/lift curves and the gains table as SQL (Part VII).
+
+The curves of this library are cumulative sums over *groups of equal scores* taken in
+decreasing score order. In SQL that is two steps, and the order matters for speed:
+
+1. ``GROUP BY score``: one row per distinct score with the count (or weight) of each
+   class, ``pos`` and ``neg``. Tied scores are one row, so a tie can never be split.
+2. a window over those groups, ``SUM(pos) OVER (ORDER BY score DESC ...)``: the
+   cumulative counts ``tp`` and ``fp`` of the rule ``score >= threshold``.
+
+The window runs over the distinct scores, not over all rows. The AUC with ties is
+``sum_g neg_g (2 (tp_g - pos_g) + pos_g) / (2 m1 m0)``: ``tp_g - pos_g`` positives score
+above the group and its own ``pos_g`` count one half. Without weights (or with integer
+weights) every term is an integer, so the numerator is summed in a 128-bit integer type
+and the result is returned as an exact :class:`fractions.Fraction`.
+
+This module has three layers:
+
+* :func:`relation` validates and quotes a source (a table name or a ``SELECT`` query)
+  and its label, score and weight columns; nothing else goes into the SQL.
+* ``*_sql`` functions turn a :class:`Relation` into one SQL statement (pure functions).
+* :class:`DuckDBRunner` (embedded, the default) and :class:`SparkRunner` execute it, and
+  the ``sql_*`` functions return the same objects as the rest of :mod:`course_lib`
+  (``Fraction``, :class:`~course_lib.roc.RocCurve`, a gains ``DataFrame``, ...).
+
+The two SQL dialects differ in four places, all kept in :class:`Dialect`: identifier
+quotes, the exact integer type, integer division and the finiteness test.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from ._checks import UndefinedMetricWarning
+from .gains import GAINS_TABLE_COLUMNS, GainCurve, LiftCurve
+from .roc import RocCurve
+
+__all__ = [
+    "Dialect",
+    "DUCKDB",
+    "SPARK",
+    "Relation",
+    "SqlChecks",
+    "SqlKs",
+    "DuckDBRunner",
+    "SparkRunner",
+    "relation",
+    "checks_sql",
+    "roc_points_sql",
+    "auc_sql",
+    "ks_sql",
+    "gain_curve_sql",
+    "gains_table_sql",
+    "binned_auc_sql",
+    "sql_checks",
+    "sql_roc_curve",
+    "sql_roc_auc",
+    "sql_gini",
+    "sql_ks",
+    "sql_gain_curve",
+    "sql_lift_curve",
+    "sql_gains_table",
+    "sql_binned_auc",
+]
+
+
+class Dialect(NamedTuple):
+    """What differs between two SQL engines, and nothing else.
+
+    ``int_div`` and ``is_finite`` are templates with ``{a}``, ``{b}`` and ``{x}``.
+    """
+
+    name: str
+    quote: str
+    exact_int: str
+    int_div: str
+    is_finite: str
+
+
+DUCKDB = Dialect(
+    name="duckdb",
+    quote='"',
+    exact_int="HUGEINT",
+    int_div="({a}) // ({b})",
+    is_finite="isfinite({x})",
+)
+SPARK = Dialect(
+    name="spark",
+    quote="`",
+    exact_int="DECIMAL(38,0)",
+    int_div="({a}) DIV ({b})",
+    is_finite="(NOT isnan({x}) AND abs({x}) < CAST('Infinity' AS DOUBLE))",
+)
+_DIALECTS = {"duckdb": DUCKDB, "spark": SPARK}
+
+
+class Relation(NamedTuple):
+    """A validated source: ``source`` is SQL for a ``FROM`` clause, the rest are quoted
+    column identifiers (``weight`` may be ``None``). Build it with :func:`relation`."""
+
+    source: str
+    label: str
+    score: str
+    weight: str | None
+    dialect: Dialect
+
+
+class SqlChecks(NamedTuple):
+    """Counts read by :func:`checks_sql`: rows, class totals and invalid values."""
+
+    n: int
+    m1: float
+    m0: float
+    bad_labels: int
+    bad_scores: int
+    bad_weights: int
+    fractional_weights: int
+
+
+class SqlKs(NamedTuple):
+    """The KS statistic ``max(TPR - FPR)``, its threshold and positive rate.
+
+    ``threshold`` is ``inf`` (and ``rate`` 0) when no threshold beats selecting nobody.
+    """
+
+    ks: float | Fraction
+    threshold: float
+    rate: float
+
+
+# ------------------------------------------------------------------------ identifiers
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_QUERY_START = re.compile(r"\s*(\(|select\b|with\b|from\b|values\b)", re.IGNORECASE)
+
+
+def _dialect(dialect: str | Dialect) -> Dialect:
+    if isinstance(dialect, Dialect):
+        return dialect
+    if dialect not in _DIALECTS:
+        raise ValueError(f"dialect must be one of {sorted(_DIALECTS)}, got {dialect!r}")
+    return _DIALECTS[dialect]
+
+
+def _quote(name: str, d: Dialect) -> str:
+    """Quote one identifier, doubling the quote character inside it."""
+    return d.quote + name.replace(d.quote, d.quote * 2) + d.quote
+
+
+def _check_column_name(name: Any, what: str) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"{what} must be a non-empty column name, got {name!r}")
+    if "\x00" in name or "\n" in name or "\r" in name:
+        raise ValueError(f"{what} {name!r} contains a control character")
+    return name
+
+
+def _query_structure(query: str) -> None:
+    """Reject a query that could end the subquery it is placed in.
+
+    Outside string literals, quoted identifiers and comments there must be no ``;``
+    and no ``)`` closing more than was opened: either would let the text run a second
+    statement or change the query around it.
+    """
+    depth, i, n = 0, 0, len(query)
+    while i < n:
+        c = query[i]
+        if c in "'\"`":
+            end = query.find(c, i + 1)
+            while end != -1 and end + 1 < n and query[end + 1] == c:  # doubled quote
+                end = query.find(c, end + 2)
+            if end == -1:
+                raise ValueError(f"the query has an unterminated {c}...{c}: {query!r}")
+            i = end + 1
+            continue
+        if query.startswith("--", i):
+            end = query.find("\n", i)
+            i = n if end == -1 else end + 1
+            continue
+        if query.startswith("/*", i):
+            end = query.find("*/", i + 2)
+            if end == -1:
+                raise ValueError(f"the query has an unterminated comment: {query!r}")
+            i = end + 2
+            continue
+        if c == ";":
+            raise ValueError("the query must be one statement, without ';'")
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth < 0:
+                raise ValueError(f"the query closes a parenthesis it did not open: {query!r}")
+        i += 1
+    if depth != 0:
+        raise ValueError(f"the query has an unclosed parenthesis: {query!r}")
+
+
+def _source_sql(source: Any, d: Dialect) -> str:
+    """SQL for the FROM clause: a quoted (dotted) table name or a wrapped query."""
+    if not isinstance(source, str) or not source.strip():
+        raise ValueError(f"source must be a table name or a SELECT query, got {source!r}")
+    if _QUERY_START.match(source):
+        _query_structure(source)
+        # new lines, so that a trailing '--' comment cannot swallow the parenthesis
+        return f"(\n{source}\n) AS src_"
+    parts = source.split(".")
+    if len(parts) > 3 or not all(_NAME.fullmatch(p) for p in parts):
+        raise ValueError(
+            f"source {source!r} is neither a table name (letters, digits and '_', "
+            "optionally qualified as schema.table) nor a query starting with SELECT, "
+            "WITH, FROM, VALUES or '('"
+        )
+    return ".".join(_quote(p, d) for p in parts)
+
+
+def _resolve(name: str, columns: list[str], what: str) -> str:
+    """The stored spelling of ``name`` among ``columns``, matched without case (as the
+    engines do); a name matching two columns is ambiguous."""
+    matches = [c for c in columns if c.lower() == name.lower()]
+    if not matches:
+        shown = ", ".join(columns[:20]) + (", ..." if len(columns) > 20 else "")
+        raise ValueError(f"{what} column {name!r} is not in the source; its columns: {shown}")
+    if len(matches) > 1:
+        raise ValueError(
+            f"{what} column {name!r} is ambiguous: the source has columns {matches} that "
+            "differ only in case (SQL names are case-insensitive); rename them"
+        )
+    return matches[0]
+
+
+def relation(
+    source: str,
+    *,
+    label: str,
+    score: str,
+    weight: str | None = None,
+    dialect: str | Dialect = "duckdb",
+    columns: list[str] | None = None,
+) -> Relation:
+    """Validate and quote a source and its columns for the ``*_sql`` functions.
+
+    Parameters
+    ----------
+    source : str
+        A table or view name (``name`` or ``schema.name``: letters, digits, ``_``), or a
+        single ``SELECT`` query (it may start with ``WITH``, ``FROM``, ``VALUES`` or a
+        parenthesis). A query is the caller's own SQL: it is checked to be one statement
+        that cannot close the subquery it is placed in, not rewritten.
+    label, score : str
+        Columns of 0/1 (or boolean) labels and of scores.
+    weight : str, optional
+        Column of non-negative sample weights.
+    dialect : {"duckdb", "spark"} or Dialect, default "duckdb"
+    columns : list of str, optional
+        The source's column names as the engine reports them (the runners pass them):
+        every column must then exist, matched without case, and match only one.
+
+    Returns
+    -------
+    Relation
+
+    Raises
+    ------
+    ValueError
+        For a source that is neither a plain table name nor one query, an empty or
+        repeated column name, or, with ``columns``, a column that is missing or
+        ambiguous.
+
+    Examples
+    --------
+    >>> r = relation("scores", label="y", score='odd"name')
+    >>> r.source, r.label, r.score, r.weight
+    ('"scores"', '"y"', '"odd""name"', None)
+    >>> relation("scores; DROP TABLE scores", label="y", score="s")
+    Traceback (most recent call last):
+    ...
+    ValueError: source 'scores; DROP TABLE scores' is neither a table name (letters, digits and '_', optionally qualified as schema.table) nor a query starting with SELECT, WITH, FROM, VALUES or '('
+    """
+    d = _dialect(dialect)
+    src = _source_sql(source, d)
+    names = {"label": label, "score": score}
+    if weight is not None:
+        names["weight"] = weight
+    for what, name in names.items():
+        _check_column_name(name, what)
+    if columns is not None:
+        names = {what: _resolve(name, list(columns), what) for what, name in names.items()}
+    seen: dict[str, str] = {}
+    for what, name in names.items():
+        if name.lower() in seen:
+            raise ValueError(f"{what} and {seen[name.lower()]} are the same column {name!r}")
+        seen[name.lower()] = what
+    q = {what: _quote(name, d) for what, name in names.items()}
+    return Relation(src, q["label"], q["score"], q.get("weight"), d)
+
+
+# ------------------------------------------------------------------------- SQL pieces
+
+_CUMULATIVE = "OVER (ORDER BY s DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)"
+
+
+def _rows(r: Relation, exact_weights: bool) -> str:
+    """The source reduced to y (0/1), s (finite double, -0.0 as 0.0) and w."""
+    cols = [f"CAST({r.label} AS INTEGER) AS y", f"CAST({r.score} AS DOUBLE) + 0.0 AS s"]
+    if r.weight is not None:
+        wtype = "BIGINT" if exact_weights else "DOUBLE"
+        cols.append(f"CAST({r.weight} AS {wtype}) AS w")
+    return f"SELECT {', '.join(cols)} FROM {r.source}"
+
+
+def _groups(r: Relation, exact_weights: bool = False, *, keep_empty: bool = False) -> str:
+    """CTEs ``rows_``, ``groups_`` (s, pos, neg), ``cum_`` (s, pos, neg, tp, fp) and
+    ``tot_`` (m1, m0). Groups of zero weight are dropped unless ``keep_empty``."""
+    if r.weight is None:
+        agg = "SUM(y) AS pos, COUNT(*) - SUM(y) AS neg"
+        having = ""
+    else:
+        agg = "SUM(y * w) AS pos, SUM((1 - y) * w) AS neg"
+        # objects of zero weight add no vertex
+        having = "" if keep_empty else " HAVING SUM(w) > 0"
+    return (
+        f"WITH rows_ AS ({_rows(r, exact_weights)}),\n"
+        f"groups_ AS (SELECT s, {agg} FROM rows_ GROUP BY s{having}),\n"
+        f"cum_ AS (SELECT s, pos, neg, SUM(pos) {_CUMULATIVE} AS tp, "
+        f"SUM(neg) {_CUMULATIVE} AS fp FROM groups_),\n"
+        "tot_ AS (SELECT SUM(pos) AS m1, SUM(neg) AS m0 FROM groups_)"
+    )
+
+
+def _exact(expr: str, r: Relation, exact: bool) -> str:
+    return f"CAST({expr} AS {r.dialect.exact_int})" if exact else expr
+
+
+def _is_exact(r: Relation, exact_weights: bool) -> bool:
+    return r.weight is None or exact_weights
+
+
+def checks_sql(r: Relation) -> str:
+    """One row: ``n, m1, m0, bad_labels, bad_scores, bad_weights, fractional_weights``.
+
+    Labels must be 0 or 1 (``TRUE``/``FALSE``), scores finite, weights finite and
+    non-negative; NULL is invalid everywhere. ``m1`` and ``m0`` are the class totals
+    (weighted when there is a weight column).
+
+    >>> print(checks_sql(relation("t", label="y", score="s")))  # doctest: +ELLIPSIS
+    SELECT COUNT(*) AS n, ...
+    """
+    fin = r.dialect.is_finite
+    y = f"CAST({r.label} AS DOUBLE)"
+    s = f"CAST({r.score} AS DOUBLE)"
+    bad_label = f"({y} IS NULL OR {y} NOT IN (0, 1))"
+    bad_score = f"({s} IS NULL OR NOT {fin.format(x=s)})"
+    if r.weight is None:
+        w = "1"
+        bad_w = frac_w = "0"
+    else:
+        w = f"CAST({r.weight} AS DOUBLE)"
+        bad_w = f"SUM(CASE WHEN {w} IS NULL OR NOT {fin.format(x=w)} OR {w} < 0 THEN 1 ELSE 0 END)"
+        frac_w = f"SUM(CASE WHEN {w} <> floor({w}) THEN 1 ELSE 0 END)"
+    return (
+        f"SELECT COUNT(*) AS n, "
+        f"SUM(CASE WHEN {y} = 1 THEN {w} ELSE 0 END) AS m1, "
+        f"SUM(CASE WHEN {y} = 0 THEN {w} ELSE 0 END) AS m0, "
+        f"SUM(CASE WHEN {bad_label} THEN 1 ELSE 0 END) AS bad_labels, "
+        f"SUM(CASE WHEN {bad_score} THEN 1 ELSE 0 END) AS bad_scores, "
+        f"{bad_w} AS bad_weights, {frac_w} AS fractional_weights "
+        f"FROM {r.source}"
+    )
+
+
+def roc_points_sql(r: Relation, *, exact_weights: bool = False) -> str:
+    """One row per distinct score, highest first: ``threshold, pos, neg, tp, fp, fpr, tpr``.
+
+    ``tp`` and ``fp`` count the objects (sum the weights) with ``score >= threshold``;
+    ``fpr = fp / m0`` and ``tpr = tp / m1``. Groups of zero total weight are left out.
+    ``exact_weights`` reads the weights as integers (BIGINT), for exact counts.
+
+    >>> sql = roc_points_sql(relation("t", label="y", score="s"))
+    >>> "GROUP BY s" in sql and "ORDER BY s DESC" in sql
+    True
+    """
+    return (
+        _groups(r, exact_weights) + "\n"
+        "SELECT s AS threshold, pos, neg, tp, fp, "
+        "CAST(fp AS DOUBLE) / m0 AS fpr, CAST(tp AS DOUBLE) / m1 AS tpr\n"
+        "FROM cum_ CROSS JOIN tot_ ORDER BY s DESC"
+    )
+
+
+def auc_sql(r: Relation, *, exact_weights: bool = False) -> str:
+    """One row: ``twice_area, m1, m0, auc, gini``.
+
+    ``twice_area = sum_g neg_g (2 (tp_g - pos_g) + pos_g)``, twice the number of
+    correctly ordered (positive, negative) pairs with ties counting 1/2 (weighted pairs
+    ``w_i w_j`` with weights). ``AUC = twice_area / (2 m1 m0)`` and
+    ``Gini = 2 AUC - 1 = (twice_area - m1 m0) / (m1 m0)``. Without weights, or with
+    ``exact_weights``, ``twice_area``, ``m1`` and ``m0`` are exact integers.
+
+    >>> print(auc_sql(relation("t", label="y", score="s")).splitlines()[-2])
+    SELECT twice_area, m1, m0, CAST(twice_area AS DOUBLE) / (2.0 * m1 * m0) AS auc, \
+CAST(twice_area - m1 * m0 AS DOUBLE) / (1.0 * m1 * m0) AS gini
+    """
+    exact = _is_exact(r, exact_weights)
+    term = _exact("neg", r, exact) + " * (2 * (tp - pos) + pos)"
+    return (
+        _groups(r, exact_weights) + ",\n"
+        f"area_ AS (SELECT SUM({term}) AS twice_area FROM cum_),\n"
+        f"tot2_ AS (SELECT {_exact('m1', r, exact)} AS m1, {_exact('m0', r, exact)} AS m0 "
+        "FROM tot_)\n"
+        "SELECT twice_area, m1, m0, CAST(twice_area AS DOUBLE) / (2.0 * m1 * m0) AS auc, "
+        "CAST(twice_area - m1 * m0 AS DOUBLE) / (1.0 * m1 * m0) AS gini\n"
+        "FROM area_ CROSS JOIN tot2_"
+    )
+
+
+def ks_sql(r: Relation, *, exact_weights: bool = False) -> str:
+    """One row: ``threshold, tp, fp, scaled_gap, m1, m0, ks, rate``, the group of largest
+    ``TPR - FPR``.
+
+    The gap is compared as ``m0 m1 (TPR - FPR) = tp m0 - fp m1``, exact in integers
+    without weights, so equal gaps compare equal; of equal gaps the highest threshold
+    wins (as :func:`course_lib.ks_curve`). When the largest gap is not positive the
+    row is still returned; :func:`sql_ks` then reports selecting nobody (KS 0).
+
+    >>> "ORDER BY scaled_gap DESC, s DESC" in ks_sql(relation("t", label="y", score="s"))
+    True
+    """
+    exact = _is_exact(r, exact_weights)
+    gap = f"{_exact('tp', r, exact)} * m0 - {_exact('fp', r, exact)} * m1"
+    return (
+        _groups(r, exact_weights) + ",\n"
+        f"gap_ AS (SELECT s, tp, fp, {gap} AS scaled_gap, m1, m0 FROM cum_ CROSS JOIN tot_)\n"
+        "SELECT s AS threshold, tp, fp, scaled_gap, m1, m0, "
+        "CAST(scaled_gap AS DOUBLE) / (1.0 * m1 * m0) AS ks, "
+        "CAST(tp + fp AS DOUBLE) / (m1 + m0) AS rate\n"
+        "FROM gap_ ORDER BY scaled_gap DESC, s DESC LIMIT 1"
+    )
+
+
+def gain_curve_sql(r: Relation, *, exact_weights: bool = False) -> str:
+    """One row per distinct score, highest first: ``threshold, tp, selected, rate, tpr,
+    lift`` with ``rate = selected / n``, ``tpr = tp / m1`` and ``lift = tpr / rate``.
+
+    >>> "AS lift" in gain_curve_sql(relation("t", label="y", score="s"))
+    True
+    """
+    return (
+        _groups(r, exact_weights) + "\n"
+        "SELECT s AS threshold, tp, tp + fp AS selected, "
+        "CAST(tp + fp AS DOUBLE) / (m1 + m0) AS rate, CAST(tp AS DOUBLE) / m1 AS tpr, "
+        "(CAST(tp AS DOUBLE) / m1) / (CAST(tp + fp AS DOUBLE) / (m1 + m0)) AS lift\n"
+        "FROM cum_ CROSS JOIN tot_ ORDER BY s DESC"
+    )
+
+
+def _check_bins(n_bins: Any, name: str) -> int:
+    if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 1:
+        raise ValueError(f"{name} must be a positive integer, got {n_bins!r}")
+    return int(n_bins)
+
+
+def gains_table_sql(r: Relation, *, n_bins: int = 10) -> str:
+    """The gains table of :func:`course_lib.gains_table`: one row per non-empty bin.
+
+    The rule of :func:`course_lib.gains_table`, stated per group: a group of equal
+    scores with ``above`` objects scoring higher goes, whole, to bin
+    ``floor(above * n_bins / n) + 1``, the bin of its first member. No row numbering
+    (``NTILE``, ``ROW_NUMBER``) is used, so ties are never split and the table does not
+    depend on the order of the rows. Columns: ``bin`` and those of
+    :func:`course_lib.gains_table_from_counts`. Unweighted (weights are ignored).
+
+    >>> print(gains_table_sql(relation("t", label="y", score="s"), n_bins=4).splitlines()[4])
+    bins_ AS (SELECT (((tp + fp - pos - neg) * 4) // (m1 + m0)) + 1 AS bin, pos, neg FROM cum_ CROSS JOIN tot_),
+    """
+    k = _check_bins(n_bins, "n_bins")
+    r = r._replace(weight=None)
+    binned = r.dialect.int_div.format(a=f"(tp + fp - pos - neg) * {k}", b="m1 + m0")
+    pct = "CAST(100 * {} AS DOUBLE) / {}"
+    cols = {
+        "N": "n_",
+        "%": pct.format("n_", "total_"),
+        "cum_%": pct.format("cum_n_", "total_"),
+        "Prob": "CAST(n1_ AS DOUBLE) / n_",
+        "N_1": "n1_",
+        "%_1": pct.format("n1_", "m1"),
+        "cum_N1": "cum_n1_",
+        "cum_%1": pct.format("cum_n1_", "m1"),
+        "N_0": "n0_",
+        "%_0": pct.format("n0_", "m0"),
+        "cum_N0": "cum_n0_",
+        "cum_%0": pct.format("cum_n0_", "m0"),
+        "K-S": f"{pct.format('cum_n1_', 'm1')} - {pct.format('cum_n0_', 'm0')}",
+        "Lift": f"({pct.format('cum_n1_', 'm1')}) / ({pct.format('cum_n_', 'total_')})",
+    }
+    assert tuple(cols) == GAINS_TABLE_COLUMNS
+    window = "OVER (ORDER BY bin ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)"
+    select = ", ".join(f"{expr} AS {_quote(name, r.dialect)}" for name, expr in cols.items())
+    return (
+        _groups(r) + ",\n"
+        f"bins_ AS (SELECT ({binned}) + 1 AS bin, pos, neg FROM cum_ CROSS JOIN tot_),\n"
+        "table_ AS (SELECT bin, SUM(pos + neg) AS n_, SUM(pos) AS n1_, SUM(neg) AS n0_ "
+        "FROM bins_ GROUP BY bin),\n"
+        f"cumt_ AS (SELECT bin, n_, n1_, n0_, SUM(n_) {window} AS cum_n_, "
+        f"SUM(n1_) {window} AS cum_n1_, SUM(n0_) {window} AS cum_n0_ FROM table_)\n"
+        f"SELECT bin, {select}\n"
+        "FROM cumt_ CROSS JOIN (SELECT m1, m0, m1 + m0 AS total_ FROM tot_) ORDER BY bin"
+    )
+
+
+def binned_auc_sql(r: Relation, *, num_bins: int = 1000) -> str:
+    """Spark MLlib's down-sampled ROC AUC (``BinaryClassificationMetrics(numBins)``), one
+    row: ``twice_area, m1, m0, chunks, auc``.
+
+    The rule of Spark's source (``mllib/evaluation/BinaryClassificationMetrics.scala``)
+    for data in one partition: the ``D`` distinct scores, highest first, are cut into
+    consecutive chunks of ``grouping = floor(D / num_bins)`` scores (the last chunk may
+    be smaller); when ``grouping < 2`` nothing is cut. Each chunk becomes one point of
+    the ROC curve, and the area is the trapezoid rule through ``(0, 0)`` and those
+    points. A chunk thus acts as one tie: its pairs count 1/2. With several partitions
+    Spark restarts the chunks in each partition of the sorted scores.
+
+    ``twice_area`` is exact (an integer without weights): twice the trapezoid area times
+    ``m1 m0``.
+
+    >>> "ROW_NUMBER() OVER (ORDER BY s DESC)" in binned_auc_sql(
+    ...     relation("t", label="y", score="s"))
+    True
+    """
+    k = _check_bins(num_bins, "num_bins")
+    exact = r.weight is None
+    grouping = r.dialect.int_div.format(a="d_", b=str(k))
+    chunk = r.dialect.int_div.format(a="k_ - 1", b=f"({grouping})")
+    cum = "OVER (ORDER BY chunk_ ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)"
+    return (
+        _groups(r, keep_empty=True) + ",\n"  # Spark counts scores of zero weight too
+        "ranked_ AS (SELECT pos, neg, ROW_NUMBER() OVER (ORDER BY s DESC) AS k_ FROM groups_),\n"
+        "nd_ AS (SELECT COUNT(*) AS d_ FROM groups_),\n"
+        f"chunked_ AS (SELECT CASE WHEN ({grouping}) < 2 THEN k_ ELSE {chunk} END AS chunk_, "
+        "pos, neg FROM ranked_ CROSS JOIN nd_),\n"
+        "csum_ AS (SELECT chunk_, SUM(pos) AS p_, SUM(neg) AS q_ FROM chunked_ GROUP BY chunk_),\n"
+        f"ccum_ AS (SELECT chunk_, p_, q_, SUM(p_) {cum} AS tp FROM csum_),\n"
+        # trapezoid: width q_ = fp - fp_prev, heights tp - p_ (the previous point) and tp
+        f"area_ AS (SELECT SUM({_exact('q_', r, exact)} * (2 * tp - p_)) AS twice_area, "
+        "COUNT(*) AS chunks FROM ccum_),\n"
+        f"tot2_ AS (SELECT {_exact('m1', r, exact)} AS m1, {_exact('m0', r, exact)} AS m0 "
+        "FROM tot_)\n"
+        "SELECT twice_area, m1, m0, chunks, CAST(twice_area AS DOUBLE) / (2.0 * m1 * m0) AS auc\n"
+        "FROM area_ CROSS JOIN tot2_"
+    )
+
+
+# ---------------------------------------------------------------------------- runners
+
+
+class DuckDBRunner:
+    """Runs SQL on DuckDB, embedded: nothing to start.
+
+    Parameters
+    ----------
+    connection : duckdb.DuckDBPyConnection, optional
+        An open connection (default: a new in-memory database). Set a memory limit and
+        a spill directory on it for data larger than memory
+        (``SET memory_limit = '2GB'; SET temp_directory = '...'``).
+
+    Examples
+    --------
+    >>> run = DuckDBRunner()
+    >>> run.fetch("SELECT 19 // 2 AS a, 7 AS b")
+    [(9, 7)]
+    """
+
+    dialect = DUCKDB
+
+    def __init__(self, connection: Any = None) -> None:
+        if connection is None:
+            import duckdb
+
+            connection = duckdb.connect()
+        self.connection = connection
+
+    def fetch(self, sql: str) -> list[tuple]:
+        """Execute one statement and return its rows."""
+        statements = self.connection.extract_statements(sql)
+        if len(statements) != 1:
+            raise ValueError(f"expected one SQL statement, got {len(statements)}")
+        return [tuple(row) for row in self.connection.execute(sql).fetchall()]
+
+    def columns(self, source_sql: str, query: str | None = None) -> list[tuple[str, str]]:
+        """Names and types of the columns of a FROM-clause source.
+
+        For a query the names are read from the query itself: placed in a subquery,
+        DuckDB renames columns whose names differ only in case (``S`` becomes ``S_1``),
+        and the name asked for would then quietly mean the other column.
+        """
+        import duckdb
+
+        try:
+            if query is not None:
+                rows = self.connection.execute(f"DESCRIBE {query}").fetchall()
+                return [(row[0], str(row[1])) for row in rows]
+            cur = self.connection.execute(f"SELECT * FROM {source_sql} LIMIT 0")
+        except duckdb.Error as exc:
+            raise ValueError(f"cannot read the source {source_sql}: {exc}") from None
+        return [(name, str(kind)) for name, kind, *_ in cur.description]
+
+    def check_query(self, query: str) -> None:
+        """Raise ValueError unless ``query`` is exactly one SELECT statement."""
+        import duckdb
+
+        try:
+            statements = self.connection.extract_statements(query)
+        except duckdb.Error as exc:
+            raise ValueError(f"the query does not parse: {exc}") from None
+        kinds = [s.type.name for s in statements]
+        if kinds != ["SELECT"]:
+            raise ValueError(f"the query must be one SELECT statement, got {kinds}")
+
+
+class SparkRunner:
+    """Runs SQL on Apache Spark (``pyspark``): a local session or a cluster.
+
+    Parameters
+    ----------
+    session : pyspark.sql.SparkSession, optional
+        A running session. Without one, :meth:`start` makes one.
+    """
+
+    dialect = SPARK
+
+    def __init__(self, session: Any) -> None:
+        self.session = session
+
+    @classmethod
+    def start(cls, master: str = "local[2]", *, config: dict | None = None) -> SparkRunner:
+        """Start (or reuse) a session: ``local[k]`` runs in this process with ``k``
+        threads, ``spark://host:port`` uses a cluster. ``config`` adds Spark settings."""
+        from pyspark.sql import SparkSession
+
+        builder = SparkSession.builder.master(master).appName("course_lib.sql")
+        settings = {"spark.ui.enabled": "false", "spark.sql.shuffle.partitions": "4"}
+        settings.update(config or {})
+        for key, value in settings.items():
+            builder = builder.config(key, value)
+        return cls(builder.getOrCreate())
+
+    def stop(self) -> None:
+        self.session.stop()
+
+    def fetch(self, sql: str) -> list[tuple]:
+        """Execute one statement and return its rows."""
+        return [tuple(row) for row in self.session.sql(sql).collect()]
+
+    def columns(self, source_sql: str, query: str | None = None) -> list[tuple[str, str]]:
+        """Names and types of the columns of a FROM-clause source (analysed, not run);
+        names that differ only in case are kept, so :func:`relation` sees them."""
+        from pyspark.errors import PySparkException
+
+        try:
+            schema = self.session.sql(f"SELECT * FROM {source_sql} LIMIT 0").schema
+        except PySparkException as exc:
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise ValueError(f"cannot read the source {source_sql}: {first}") from None
+        return [(f.name, f.dataType.simpleString()) for f in schema.fields]
+
+    def check_query(self, query: str) -> None:
+        """Nothing to do before :meth:`columns`: Spark analyses the query placed in a
+        ``FROM`` clause without running it, and a command cannot stand there."""
+
+
+# ------------------------------------------------------------------ running the SQL
+
+_NUMERIC = re.compile(
+    r"(tinyint|smallint|integer|int|bigint|hugeint|ubigint|uinteger|usmallint|utinyint"
+    r"|uhugeint|float|double|real|decimal.*|long|short|byte)",
+    re.IGNORECASE,
+)
+
+
+def _relation_on(run: Any, source: str, label: str, score: str, weight: str | None) -> Relation:
+    """:func:`relation` checked against the engine: the query parses, the columns exist
+    and are numeric (labels may be boolean)."""
+    d = run.dialect
+    if not isinstance(source, str):
+        raise ValueError(f"source must be a table name or a SELECT query, got {source!r}")
+    query = None
+    if _QUERY_START.match(source):
+        _query_structure(source)
+        run.check_query(source)
+        query = source
+    src = _source_sql(source, d)
+    cols = run.columns(src, query)
+    names = [c for c, _ in cols]
+    r = relation(source, label=label, score=score, weight=weight, dialect=d, columns=names)
+    types = {c.lower(): t for c, t in cols}
+    for what, name in (("label", label), ("score", score), ("weight", weight)):
+        if name is None:
+            continue
+        t = types[name.lower()]
+        ok = _NUMERIC.fullmatch(t) or (what == "label" and t.lower() in ("boolean", "bool"))
+        if not ok:
+            raise ValueError(f"{what} column {name!r} must be numeric, its type is {t}")
+    return r
+
+
+def _int(value: Any) -> int:
+    if isinstance(value, Decimal):
+        if value != value.to_integral_value():
+            raise ValueError(f"expected an integer, got {value}")
+        return int(value)
+    return int(value)
+
+
+def sql_checks(
+    run: Any, source: str, *, label: str, score: str, weight: str | None = None
+) -> SqlChecks:
+    """Validate the data in the engine: raise ValueError on a bad label, score or weight.
+
+    Returns the counts of :func:`checks_sql`.
+
+    Examples
+    --------
+    >>> run = DuckDBRunner()
+    >>> run.fetch("CREATE TABLE t AS SELECT * FROM (VALUES (1, 0.5), (2, 0.1)) v(y, s)")
+    [(2,)]
+    >>> sql_checks(run, "t", label="y", score="s")
+    Traceback (most recent call last):
+    ...
+    ValueError: y must contain only 0 and 1 (or booleans), without NULL: 1 of 2 rows are not
+    """
+    return _run_checks(run, _relation_on(run, source, label, score, weight), source, label,
+                       score, weight)
+
+
+def _run_checks(
+    run: Any, r: Relation, source: str, label: str, score: str, weight: str | None
+) -> SqlChecks:
+    (row,) = run.fetch(checks_sql(r))
+    n, m1, m0, bad_l, bad_s, bad_w, frac_w = row
+    c = SqlChecks(int(n), float(m1 or 0), float(m0 or 0), int(bad_l or 0), int(bad_s or 0),
+                  int(bad_w or 0), int(frac_w or 0))
+    if c.n == 0:
+        raise ValueError(f"the source {source!r} has no rows")
+    if c.bad_labels:
+        raise ValueError(
+            f"{label} must contain only 0 and 1 (or booleans), without NULL: "
+            f"{c.bad_labels} of {c.n} rows are not"
+        )
+    if c.bad_scores:
+        raise ValueError(f"{score} contains NULL, NaN or infinite values ({c.bad_scores} of {c.n})")
+    if c.bad_weights:
+        raise ValueError(
+            f"{weight} must be finite and non-negative, without NULL ({c.bad_weights} of {c.n})"
+        )
+    return c
+
+
+def _exact_weights(c: SqlChecks, weight: str | None, exact: bool) -> bool:
+    if weight is None or not exact:
+        return False
+    if c.fractional_weights:
+        raise ValueError(f"exact=True needs integer sample weights; {weight} has fractions")
+    if c.m1 + c.m0 >= 2**53:
+        raise ValueError("exact=True needs a total sample weight below 2**53")
+    return True
+
+
+def _prepare(
+    run: Any, source: str, label: str, score: str, weight: str | None, exact: bool = False
+) -> tuple[SqlChecks, Relation, bool]:
+    r = _relation_on(run, source, label, score, weight)
+    c = _run_checks(run, r, source, label, score, weight)
+    return c, r, _exact_weights(c, weight, exact)
+
+
+def _need(c: SqlChecks, what: str, *, negatives: bool = True) -> None:
+    if c.m1 == 0 or (negatives and c.m0 == 0):
+        missing = "positive" if c.m1 == 0 else "negative"
+        raise ValueError(
+            f"the {what} is undefined: there are no {missing} samples (only one class present)"
+        )
+
+
+def _one_class(c: SqlChecks, what: str) -> bool:
+    if c.m1 > 0 and c.m0 > 0:
+        return False
+    missing = "positive" if c.m1 == 0 else "negative"
+    warnings.warn(
+        f"{what} is undefined: there are no {missing} samples (only one class present)",
+        UndefinedMetricWarning,
+        stacklevel=3,
+    )
+    return True
+
+
+def sql_roc_curve(
+    run: Any, source: str, *, label: str, score: str, weight: str | None = None
+) -> RocCurve:
+    """The ROC curve computed in the engine, as :func:`course_lib.roc_curve` returns it.
+
+    Parameters
+    ----------
+    run : DuckDBRunner or SparkRunner
+    source : str
+        A table name or one SELECT query (see :func:`relation`).
+    label, score, weight : str
+        Column names (``weight`` optional).
+
+    Returns
+    -------
+    RocCurve
+        ``(fpr, tpr, thresholds)`` with ``thresholds[0] = inf`` for the vertex (0, 0).
+
+    Raises
+    ------
+    ValueError
+        On invalid data, or when one class is missing.
+
+    Examples
+    --------
+    >>> run = DuckDBRunner()
+    >>> c = sql_roc_curve(run, "SELECT * FROM (VALUES (0, 0.1), (1, 0.4), (1, 0.35), "
+    ...                   "(0, 0.8)) v(y, s)", label="y", score="s")
+    >>> c.fpr.tolist(), c.tpr.tolist(), c.thresholds.tolist()
+    ([0.0, 0.5, 0.5, 0.5, 1.0], [0.0, 0.0, 0.5, 1.0, 1.0], [inf, 0.8, 0.4, 0.35, 0.1])
+    """
+    c, r, ew = _prepare(run, source, label, score, weight)
+    _need(c, "ROC curve")
+    rows = run.fetch(roc_points_sql(r, exact_weights=ew))
+    fpr = np.array([0.0] + [float(row[5]) for row in rows])
+    tpr = np.array([0.0] + [float(row[6]) for row in rows])
+    thresholds = np.array([np.inf] + [float(row[0]) for row in rows])
+    return RocCurve(fpr, tpr, thresholds)
+
+
+def _auc_parts(
+    run: Any, source: str, label: str, score: str, weight: str | None, exact: bool, what: str
+) -> tuple[Any, Any, Any, bool] | None:
+    c, r, ew = _prepare(run, source, label, score, weight, exact)
+    if _one_class(c, what):
+        return None
+    ((twice, m1, m0, *_),) = run.fetch(auc_sql(r, exact_weights=ew))
+    if weight is None or ew:
+        return _int(twice), _int(m1), _int(m0), True
+    return float(twice), float(m1), float(m0), False
+
+
+def sql_roc_auc(
+    run: Any,
+    source: str,
+    *,
+    label: str,
+    score: str,
+    weight: str | None = None,
+    exact: bool = False,
+) -> float | Fraction:
+    """The ROC AUC with ties counting 1/2, computed in the engine.
+
+    Without weights (or with integer weights and ``exact=True``) the pair count is an
+    integer summed in the engine's exact type, so the result is exact: a
+    :class:`~fractions.Fraction` with ``exact=True``, else the correctly rounded float.
+
+    Returns
+    -------
+    float or Fraction
+        ``nan`` with an :class:`UndefinedMetricWarning` if one class is missing.
+
+    Examples
+    --------
+    Table 1 of the book: 9.5 of the 12 pairs are ordered correctly:
+
+    >>> run = DuckDBRunner()
+    >>> q = ("SELECT * FROM (VALUES (0, 0.5), (0, 0.1), (0, 0.2), (1, 0.6), (1, 0.2), "
+    ...      "(1, 0.3), (0, 0.0)) v(y, s)")
+    >>> sql_roc_auc(run, q, label="y", score="s", exact=True)
+    Fraction(19, 24)
+    """
+    parts = _auc_parts(run, source, label, score, weight, exact, "ROC AUC")
+    if parts is None:
+        return float("nan")
+    twice, m1, m0, integral = parts
+    if integral:
+        f = Fraction(twice, 2 * m1 * m0)
+        return f if exact else float(f)
+    return twice / 2 / (m1 * m0)
+
+
+def sql_gini(
+    run: Any,
+    source: str,
+    *,
+    label: str,
+    score: str,
+    weight: str | None = None,
+    exact: bool = False,
+) -> float | Fraction:
+    """The Gini coefficient ``2 AUC - 1`` (:func:`course_lib.gini_normalized` for labels).
+
+    >>> run = DuckDBRunner()
+    >>> q = ("SELECT * FROM (VALUES (0, 0.5), (0, 0.1), (0, 0.2), (1, 0.6), (1, 0.2), "
+    ...      "(1, 0.3), (0, 0.0)) v(y, s)")
+    >>> sql_gini(run, q, label="y", score="s", exact=True)
+    Fraction(7, 12)
+    """
+    parts = _auc_parts(run, source, label, score, weight, exact, "the Gini coefficient")
+    if parts is None:
+        return float("nan")
+    twice, m1, m0, integral = parts
+    if integral:
+        f = Fraction(twice - m1 * m0, m1 * m0)
+        return f if exact else float(f)
+    return 2 * (twice / 2 / (m1 * m0)) - 1
+
+
+def sql_ks(
+    run: Any,
+    source: str,
+    *,
+    label: str,
+    score: str,
+    weight: str | None = None,
+    exact: bool = False,
+) -> SqlKs:
+    """The KS statistic ``max(TPR - FPR)``, its threshold and positive rate.
+
+    The same vertex as :func:`course_lib.ks_curve`: of equal gaps, the highest
+    threshold. ``exact=True`` gives the statistic as a Fraction (needs no weights or
+    integer weights). With one class missing: ``nan`` and an
+    :class:`UndefinedMetricWarning`, as :func:`course_lib.ks_statistic`.
+
+    Examples
+    --------
+    >>> run = DuckDBRunner()
+    >>> q = ("SELECT * FROM (VALUES (0, 0.5), (0, 0.1), (0, 0.2), (1, 0.6), (1, 0.2), "
+    ...      "(1, 0.3), (0, 0.0)) v(y, s)")
+    >>> k = sql_ks(run, q, label="y", score="s", exact=True)
+    >>> k.ks, k.threshold, round(k.rate * 7, 10)
+    (Fraction(1, 2), 0.2, 5.0)
+    """
+    c, r, ew = _prepare(run, source, label, score, weight, exact)
+    if _one_class(c, "the KS statistic"):
+        return SqlKs(float("nan"), float("nan"), float("nan"))
+    ((thr, tp, fp, gap, m1, m0, ks, rate),) = run.fetch(ks_sql(r, exact_weights=ew))
+    integral = weight is None or ew
+    if (_int(gap) if integral else float(gap)) <= 0:
+        return SqlKs(Fraction(0) if exact else 0.0, float("inf"), 0.0)
+    if integral:
+        f = Fraction(_int(gap), _int(m1) * _int(m0))
+        value: float | Fraction = f if exact else float(f)
+    else:
+        value = float(gap) / (float(m1) * float(m0))
+    return SqlKs(value, float(thr), float(rate))
+
+
+def sql_gain_curve(
+    run: Any, source: str, *, label: str, score: str, weight: str | None = None
+) -> GainCurve:
+    """The gain curve computed in the engine, as :func:`course_lib.gain_curve`.
+
+    >>> run = DuckDBRunner()
+    >>> q = ("SELECT * FROM (VALUES (0, 0.5), (0, 0.1), (0, 0.2), (1, 0.6), (1, 0.2), "
+    ...      "(1, 0.3), (0, 0.0)) v(y, s)")
+    >>> [round(t * 3) for t in sql_gain_curve(run, q, label="y", score="s").tpr]
+    [0, 1, 1, 2, 3, 3, 3]
+    """
+    c, r, ew = _prepare(run, source, label, score, weight)
+    _need(c, "gain curve", negatives=False)
+    rows = run.fetch(gain_curve_sql(r, exact_weights=ew))
+    rate = np.array([0.0] + [float(row[3]) for row in rows])
+    tpr = np.array([0.0] + [float(row[4]) for row in rows])
+    thresholds = np.array([np.inf] + [float(row[0]) for row in rows])
+    return GainCurve(rate, tpr, thresholds)
+
+
+def sql_lift_curve(
+    run: Any, source: str, *, label: str, score: str, weight: str | None = None
+) -> LiftCurve:
+    """The lift curve computed in the engine, as :func:`course_lib.lift_curve` (the lift
+    at rate 0 is that of the top group).
+
+    >>> run = DuckDBRunner()
+    >>> q = ("SELECT * FROM (VALUES (0, 0.5), (0, 0.1), (0, 0.2), (1, 0.6), (1, 0.2), "
+    ...      "(1, 0.3), (0, 0.0)) v(y, s)")
+    >>> sql_lift_curve(run, q, label="y", score="s").lift.round(4).tolist()
+    [2.3333, 2.3333, 1.1667, 1.5556, 1.4, 1.1667, 1.0]
+    """
+    c, r, ew = _prepare(run, source, label, score, weight)
+    _need(c, "lift curve", negatives=False)
+    rows = run.fetch(gain_curve_sql(r, exact_weights=ew))
+    lift = np.array([float(rows[0][5])] + [float(row[5]) for row in rows])
+    rate = np.array([0.0] + [float(row[3]) for row in rows])
+    thresholds = np.array([np.inf] + [float(row[0]) for row in rows])
+    return LiftCurve(rate, lift, thresholds)
+
+
+def sql_gains_table(
+    run: Any, source: str, *, label: str, score: str, n_bins: int = 10
+) -> pd.DataFrame:
+    """The gains table computed in the engine, equal to :func:`course_lib.gains_table`.
+
+    Raises
+    ------
+    ValueError
+        If ``n_bins`` is not an integer from 1 to n, one class is missing, or the data
+        are invalid.
+
+    Examples
+    --------
+    >>> run = DuckDBRunner()
+    >>> q = ("SELECT * FROM (VALUES (0, 0.5), (0, 0.1), (0, 0.2), (1, 0.6), (1, 0.2), "
+    ...      "(1, 0.3), (0, 0.0)) v(y, s)")
+    >>> sql_gains_table(run, q, label="y", score="s", n_bins=4)["N"].tolist()
+    [2, 3, 1, 1]
+    """
+    k = _check_bins(n_bins, "n_bins")
+    c, r, _ = _prepare(run, source, label, score, None)
+    if k > c.n:
+        raise ValueError(f"n_bins must be between 1 and the number of samples {c.n}, got {k}")
+    _need(c, "gains table")
+    rows = run.fetch(gains_table_sql(r, n_bins=k))
+    data = {name: [row[i + 1] for row in rows] for i, name in enumerate(GAINS_TABLE_COLUMNS)}
+    frame = pd.DataFrame(
+        {
+            name: np.array([_int(v) for v in values], dtype=np.int64)
+            if name in ("N", "N_1", "cum_N1", "N_0", "cum_N0")
+            else np.array(values, dtype=np.float64)
+            for name, values in data.items()
+        },
+        index=pd.Index(np.array([_int(row[0]) for row in rows], dtype=np.int64), name="bin"),
+    )
+    return frame
+
+
+def sql_binned_auc(
+    run: Any,
+    source: str,
+    *,
+    label: str,
+    score: str,
+    weight: str | None = None,
+    num_bins: int = 1000,
+    exact: bool = False,
+) -> float | Fraction:
+    """Spark MLlib's down-sampled AUC (see :func:`binned_auc_sql`), on any engine.
+
+    With ``exact=True`` (no weights) the trapezoid area is returned as a Fraction.
+
+    >>> run = DuckDBRunner()
+    >>> q = "SELECT i % 2 AS y, i AS s FROM range(8) t(i)"
+    >>> sql_binned_auc(run, q, label="y", score="s", num_bins=2, exact=True)
+    Fraction(1, 2)
+    >>> sql_roc_auc(run, q, label="y", score="s", exact=True)
+    Fraction(5, 8)
+    """
+    k = _check_bins(num_bins, "num_bins")
+    c, r, _ = _prepare(run, source, label, score, weight)
+    if _one_class(c, "ROC AUC"):
+        return float("nan")
+    ((twice, m1, m0, _, _),) = run.fetch(binned_auc_sql(r, num_bins=k))
+    if weight is None:
+        f = Fraction(_int(twice), 2 * _int(m1) * _int(m0))
+        return f if exact else float(f)
+    if exact:
+        raise ValueError("exact=True needs no weights")
+    return float(twice) / 2 / (float(m1) * float(m0))

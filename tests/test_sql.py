@@ -1,0 +1,558 @@
+"""course_lib.sql: the SQL gives course_lib's numbers, on DuckDB and on Spark.
+
+DuckDB (embedded) is checked on Table 1, on aSAH and on 240 random cases with ties and
+weights; identifiers and data are validated before any SQL runs. The same SQL then runs
+on Spark local[2] (one session for the module) on a subset of the cases, and the
+reproduction of Spark MLlib's binned AUC is checked against Spark itself.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import warnings
+from fractions import Fraction
+from pathlib import Path
+
+import duckdb
+import numpy as np
+import pandas as pd
+import pytest
+
+import course_lib as cl
+from course_lib import UndefinedMetricWarning
+from course_lib._groups import score_groups
+from course_lib.sql import (
+    DuckDBRunner,
+    SparkRunner,
+    auc_sql,
+    gains_table_sql,
+    ks_sql,
+    relation,
+    sql_binned_auc,
+    sql_checks,
+    sql_gain_curve,
+    sql_gains_table,
+    sql_gini,
+    sql_ks,
+    sql_lift_curve,
+    sql_roc_auc,
+    sql_roc_curve,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+IN_CI = os.environ.get("CI", "").lower() == "true"
+TOL = 1e-12
+
+
+# ------------------------------------------------------------------------ the cases
+
+
+def make_case(seed: int) -> dict:
+    """A random case: ties (scores on a coarse grid), weights none / integer / float,
+    sometimes a single positive or heavy imbalance."""
+    rng = np.random.default_rng(seed)
+    kind = seed % 6
+    n = int(rng.integers(2, 400))
+    if kind == 4:  # a single positive
+        y = np.zeros(n, dtype=np.int64)
+        y[rng.integers(n)] = 1
+    elif kind == 5:  # heavy imbalance: about 1% positives, at least one
+        y = (rng.random(n) < 0.01).astype(np.int64)
+        y[rng.integers(n)] = 1
+        n = y.size
+    else:
+        y = (rng.random(n) < rng.uniform(0.1, 0.9)).astype(np.int64)
+    if y.min() == y.max():  # keep both classes
+        y[0] = 1 - y[0]
+    levels = int(rng.choice([2, 5, 20, 1000, 10**9]))
+    s = np.round(rng.random(n) + 0.6 * y, 0) if levels == 2 else np.floor(
+        (rng.random(n) + rng.uniform(0, 1.5) * y) * levels) / levels
+    weight = ["none", "int", "float"][seed % 3]
+    if weight == "int":
+        w = rng.integers(0, 6, n).astype(np.float64)
+        w[np.flatnonzero(y)[0]] = max(w[np.flatnonzero(y)[0]], 1)  # both classes weigh
+        w[np.flatnonzero(1 - y)[0]] = max(w[np.flatnonzero(1 - y)[0]], 1)
+    elif weight == "float":
+        w = rng.exponential(1.0, n)
+    else:
+        w = None
+    return {"id": seed, "y": y, "s": s, "w": w}
+
+
+CASES = [make_case(seed) for seed in range(240)]
+
+
+@pytest.fixture(scope="module")
+def duck():
+    """One DuckDB connection holding every case in one table ``cases``."""
+    frame = pd.concat(
+        [
+            pd.DataFrame({"case_id": c["id"], "y": c["y"], "s": c["s"],
+                          "w": c["w"] if c["w"] is not None else np.ones(c["y"].size)})
+            for c in CASES
+        ],
+        ignore_index=True,
+    )
+    con = duckdb.connect()
+    con.register("cases_frame", frame)
+    con.execute("CREATE TABLE cases AS SELECT * FROM cases_frame")
+    con.unregister("cases_frame")
+    return DuckDBRunner(con)
+
+
+def source(case: dict) -> str:
+    return f"SELECT * FROM cases WHERE case_id = {int(case['id'])}"
+
+
+def weight_col(case: dict) -> str | None:
+    return None if case["w"] is None else "w"
+
+
+def integral(case: dict) -> bool:
+    return case["w"] is None or bool(np.all(case["w"] == np.round(case["w"])))
+
+
+# --------------------------------------------------------------- comparing with course_lib
+
+
+def check_case(run, case: dict, *, gains: bool = True, curves: bool = True) -> None:
+    """Every SQL result of one case against course_lib."""
+    y, s, w = case["y"], case["s"], case["w"]
+    src, wc = source(case), weight_col(case)
+    exact = integral(case)
+    auc = sql_roc_auc(run, src, label="y", score="s", weight=wc, exact=exact)
+    expected = cl.roc_auc(y, s, sample_weight=w, exact=exact)
+    if exact:
+        assert isinstance(auc, Fraction) and auc == expected
+        assert sql_gini(run, src, label="y", score="s", weight=wc, exact=True) == 2 * expected - 1
+        assert sql_roc_auc(run, src, label="y", score="s", weight=wc) == float(expected)
+    else:
+        assert auc == pytest.approx(expected, abs=TOL)
+        assert sql_gini(run, src, label="y", score="s", weight=wc) == pytest.approx(
+            cl.gini_normalized(y, s, sample_weight=w), abs=TOL)
+    ks = sql_ks(run, src, label="y", score="s", weight=wc)
+    kc = cl.ks_curve(y, s, sample_weight=w)
+    assert ks.ks == pytest.approx(kc.ks, abs=TOL)
+    if exact:
+        assert (ks.threshold, ks.rate) == (kc.ks_threshold, pytest.approx(kc.ks_rate, abs=TOL))
+    else:  # float sums may order two equal gaps differently: the gap there is maximal
+        k = int(np.flatnonzero(kc.thresholds == ks.threshold)[0])
+        assert kc.tpr[k] - kc.fpr[k] == pytest.approx(kc.ks, abs=TOL)
+    if curves:
+        for ours, theirs in [
+            (sql_roc_curve(run, src, label="y", score="s", weight=wc),
+             cl.roc_curve(y, s, sample_weight=w)),
+            (sql_gain_curve(run, src, label="y", score="s", weight=wc),
+             cl.gain_curve(y, s, sample_weight=w)),
+            (sql_lift_curve(run, src, label="y", score="s", weight=wc),
+             cl.lift_curve(y, s, sample_weight=w)),
+        ]:
+            assert type(ours) is type(theirs)
+            for a, b in zip(ours, theirs):
+                np.testing.assert_allclose(a, b, rtol=0, atol=TOL)
+    if gains:
+        for n_bins in sorted({1, 3, 10, min(y.size, 10 + case["id"] % 37)}):
+            if n_bins <= y.size:
+                ours = sql_gains_table(run, src, label="y", score="s", n_bins=n_bins)
+                pd.testing.assert_frame_equal(
+                    ours, cl.gains_table(y, s, n_bins=n_bins), check_exact=False, rtol=0,
+                    atol=TOL)
+
+
+def spark_binned_reference(y, s, w, num_bins: int) -> float:
+    """Spark's down-sampling rule, written from its description in plain Python loops:
+    chunks of floor(D / numBins) distinct scores (one partition), trapezoid area."""
+    g = score_groups(np.asarray(y, bool), np.asarray(s, float),
+                     None if w is None else np.asarray(w, float))
+    grouping = len(g.scores) // num_bins
+    points = [(0.0, 0.0)]
+    tp = fp = 0.0
+    for start in range(0, len(g.scores), grouping if grouping >= 2 else 1):
+        stop = start + (grouping if grouping >= 2 else 1)
+        tp += float(np.sum(g.pos[start:stop]))
+        fp += float(np.sum(g.neg[start:stop]))
+        points.append((fp, tp))
+    m1, m0 = points[-1][1], points[-1][0]
+    area = 0.0
+    for (x0, y0), (x1, y1) in zip(points[:-1], points[1:]):
+        area += (x1 / m0 - x0 / m0) * (y1 / m1 + y0 / m1) / 2
+    return area
+
+
+# -------------------------------------------------------------------------- DuckDB
+
+
+def test_there_are_enough_cases_with_ties_weights_and_imbalance():
+    assert len(CASES) >= 200
+    assert sum(c["w"] is None for c in CASES) >= 60
+    assert sum(c["w"] is not None and integral(c) for c in CASES) >= 60
+    assert sum(not integral(c) for c in CASES) >= 60
+    assert sum(int(c["y"].sum()) == 1 for c in CASES) >= 30
+    assert sum(np.unique(c["s"]).size < c["s"].size / 2 for c in CASES) >= 100
+    assert sum(c["y"].mean() < 0.05 for c in CASES) >= 30
+
+
+def test_table1_on_duckdb(table1):
+    labels, scores = table1
+    run = DuckDBRunner()
+    run.connection.register("t1", pd.DataFrame({"y": labels, "b": scores}))
+    assert sql_roc_auc(run, "t1", label="y", score="b", exact=True) == Fraction(19, 24)
+    assert sql_gini(run, "t1", label="y", score="b", exact=True) == Fraction(7, 12)
+    ks = sql_ks(run, "t1", label="y", score="b", exact=True)
+    assert ks == (Fraction(1, 2), 0.2, 5 / 7)
+    case = {"id": 0, "y": labels, "s": scores, "w": None}
+    run.connection.execute("CREATE TABLE cases AS SELECT 0 AS case_id, y, b AS s FROM t1")
+    check_case(run, case)
+    for n_bins in range(1, 8):
+        pd.testing.assert_frame_equal(
+            sql_gains_table(run, "t1", label="y", score="b", n_bins=n_bins),
+            cl.gains_table(labels, scores, n_bins=n_bins))
+
+
+@pytest.mark.parametrize("column", ["wfns", "s100b", "ndka"])
+def test_asah_on_duckdb(column):
+    asah = pd.read_csv(ROOT / "data" / "asah.csv")
+    y = (asah["outcome"] == "Poor").astype(int).to_numpy()
+    run = DuckDBRunner()
+    path = (ROOT / "data" / "asah.csv").as_posix().replace("'", "''")
+    q = f"SELECT CASE WHEN outcome = 'Poor' THEN 1 ELSE 0 END AS y, {column} AS s FROM read_csv('{path}')"
+    run.connection.execute(f"CREATE TABLE cases AS SELECT 0 AS case_id, * FROM ({q})")
+    check_case(run, {"id": 0, "y": y, "s": asah[column].to_numpy(), "w": None})
+    assert sql_roc_auc(run, q, label="y", score="s", exact=True) == cl.roc_auc(
+        y, asah[column], exact=True)
+
+
+def test_asah_s100b_is_procs_auc():
+    run = DuckDBRunner()
+    path = (ROOT / "data" / "asah.csv").as_posix()
+    q = f"SELECT outcome = 'Poor' AS poor, s100b FROM read_csv('{path}')"  # a boolean label
+    assert round(sql_roc_auc(run, q, label="poor", score="s100b"), 4) == 0.7314
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: f"case{c['id']}")
+def test_random_case_on_duckdb(duck, case):
+    check_case(duck, case, curves=case["id"] % 2 == 0)
+
+
+@pytest.mark.parametrize("num_bins", [1, 2, 3, 7, 50])
+@pytest.mark.parametrize("case", CASES[:24], ids=lambda c: f"case{c['id']}")
+def test_binned_auc_follows_the_chunk_rule(duck, case, num_bins):
+    ours = sql_binned_auc(duck, source(case), label="y", score="s", weight=weight_col(case),
+                          num_bins=num_bins)
+    assert ours == pytest.approx(
+        spark_binned_reference(case["y"], case["s"], case["w"], num_bins), abs=TOL)
+
+
+def test_binned_auc_without_binning_is_the_exact_auc(duck):
+    """With numBins = 0 (or D < 2 numBins) the trapezoid over all groups is the AUC with
+    ties counting 1/2."""
+    for case in CASES[:30:3]:
+        exact = sql_roc_auc(duck, source(case), label="y", score="s", exact=True)
+        assert sql_binned_auc(duck, source(case), label="y", score="s",
+                              num_bins=10**6, exact=True) == exact
+
+
+def test_one_class_gives_nan_with_a_warning_or_an_error():
+    run = DuckDBRunner()
+    q = "SELECT 1 AS y, i * 0.1 AS s FROM range(5) t(i)"
+    with pytest.warns(UndefinedMetricWarning, match="no negative samples"):
+        assert np.isnan(sql_roc_auc(run, q, label="y", score="s"))
+    with pytest.warns(UndefinedMetricWarning):
+        assert np.isnan(sql_ks(run, q, label="y", score="s").ks)
+    with pytest.raises(ValueError, match="no negative samples"):
+        sql_roc_curve(run, q, label="y", score="s")
+    with pytest.raises(ValueError, match="no negative samples"):
+        sql_gains_table(run, q, label="y", score="s", n_bins=2)
+    assert sql_gain_curve(run, q, label="y", score="s").tpr[-1] == 1.0  # needs positives only
+
+
+def test_ks_of_a_reversed_scorer_selects_nobody():
+    run = DuckDBRunner()
+    q = "SELECT CAST(i < 3 AS INTEGER) AS y, i AS s FROM range(6) t(i)"
+    assert sql_ks(run, q, label="y", score="s") == (0.0, float("inf"), 0.0)
+    assert cl.ks_curve(*np.array(run.fetch(q)).T).ks == 0.0
+
+
+def test_the_gains_table_never_splits_a_tie_whatever_the_row_order():
+    """NTILE splits ties by row order; the bins here depend on the scores only."""
+    run = DuckDBRunner()
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 2, 1000)
+    s = rng.integers(0, 7, 1000).astype(float)
+    run.connection.register("a", pd.DataFrame({"y": y, "s": s}))
+    order = rng.permutation(1000)
+    run.connection.register("b", pd.DataFrame({"y": y[order], "s": s[order]}))
+    ta = sql_gains_table(run, "a", label="y", score="s")
+    pd.testing.assert_frame_equal(ta, sql_gains_table(run, "b", label="y", score="s"))
+    pd.testing.assert_frame_equal(ta, cl.gains_table(y, s))
+    assert ta["N"].sum() == 1000 and len(ta) <= 7
+
+
+def test_scores_of_any_numeric_type_and_negative_zero():
+    run = DuckDBRunner()
+    q = ("SELECT * FROM (VALUES (1, CAST(0.5 AS DECIMAL(4,2))), (0, 0.0), (1, -0.0), "
+         "(0, 0.25)) v(y, s)")
+    assert sql_roc_auc(run, q, label="y", score="s", exact=True) == cl.roc_auc(
+        [1, 0, 1, 0], [0.5, 0.0, -0.0, 0.25], exact=True)
+
+
+# ------------------------------------------------------------------- validation
+
+
+@pytest.fixture
+def run_t():
+    run = DuckDBRunner()
+    run.connection.execute(
+        "CREATE TABLE t AS SELECT * FROM (VALUES (1, 0.9, 1.0, 'a'), (0, 0.1, 2.0, 'b'), "
+        "(1, 0.4, 0.5, 'c')) v(y, s, w, name)")
+    return run
+
+
+@pytest.mark.parametrize(
+    "source, message",
+    [
+        ("t; DROP TABLE t", "neither a table name"),
+        ("t --", "neither a table name"),
+        ('"t"', "neither a table name"),
+        ("a.b.c.d", "neither a table name"),
+        ("", "table name or a SELECT query"),
+        ("SELECT * FROM t; DROP TABLE t", "one statement"),
+        ("SELECT * FROM t) AS x; DROP TABLE t; --", "closes a parenthesis"),
+        ("SELECT * FROM t) AS x, (SELECT 1", "closes a parenthesis"),
+        ("SELECT * FROM (t", "unclosed parenthesis"),
+        ("SELECT 'x FROM t", "unterminated"),
+        ("SELECT * FROM t /* x", "unterminated comment"),
+    ],
+)
+def test_bad_sources_are_rejected_before_any_sql_runs(run_t, source, message):
+    with pytest.raises(ValueError, match=message):
+        sql_roc_auc(run_t, source, label="y", score="s")
+    assert run_t.fetch("SELECT COUNT(*) FROM t") == [(3,)]  # still there
+
+
+def test_strings_and_comments_in_a_query_are_not_structure(run_t):
+    q = "SELECT y, s FROM t WHERE name <> ';)' -- a comment; with )\n AND name <> 'it''s'"
+    assert sql_roc_auc(run_t, q, label="y", score="s") == 1.0
+    assert sql_roc_auc(run_t, "SELECT y, s FROM t -- trailing", label="y", score="s") == 1.0
+
+
+def test_missing_table_and_columns(run_t):
+    with pytest.raises(ValueError, match="cannot read the source"):
+        sql_roc_auc(run_t, "no_such_table", label="y", score="s")
+    with pytest.raises(ValueError, match="score column 'p' is not in the source; its columns: y, s, w, name"):
+        sql_roc_auc(run_t, "t", label="y", score="p")
+    with pytest.raises(ValueError, match="weight column"):
+        sql_roc_auc(run_t, "t", label="y", score="s", weight="weights")
+    with pytest.raises(ValueError, match="must be numeric, its type is VARCHAR"):
+        sql_roc_auc(run_t, "t", label="y", score="name")
+    with pytest.raises(ValueError, match="the same column"):
+        sql_roc_auc(run_t, "t", label="y", score="Y")
+    with pytest.raises(ValueError, match="non-empty column name"):
+        sql_roc_auc(run_t, "t", label="y", score=" ")
+    with pytest.raises(ValueError, match="does not parse"):
+        sql_roc_auc(run_t, "SELECT FROM WHERE", label="y", score="s")
+
+
+def test_names_are_matched_without_case_and_ambiguity_is_an_error(run_t):
+    assert sql_roc_auc(run_t, "T", label="Y", score="S") == 1.0
+    q = 'SELECT y, s, 1 - s AS "S" FROM t'
+    with pytest.raises(ValueError, match="ambiguous.*'s', 'S'"):
+        sql_roc_auc(run_t, q, label="y", score="s")
+
+
+def test_odd_column_names_are_quoted(run_t):
+    run_t.connection.execute('CREATE TABLE odd AS SELECT y AS "la""bel", s AS "my score" FROM t')
+    assert sql_roc_auc(run_t, "odd", label='la"bel', score="my score") == 1.0
+    r = relation("odd", label='la"bel', score="x`y", dialect="spark")
+    assert (r.source, r.label, r.score) == ("`odd`", '`la"bel`', "`x``y`")
+
+
+@pytest.mark.parametrize(
+    "query, message",
+    [
+        ("SELECT 2 AS y, 0.5 AS s", "only 0 and 1"),
+        ("SELECT NULL::INT AS y, 0.5 AS s", "only 0 and 1"),
+        ("SELECT 0.5 AS y, 0.5 AS s", "only 0 and 1"),
+        ("SELECT 1 AS y, NULL::DOUBLE AS s", "NULL, NaN or infinite"),
+        ("SELECT 1 AS y, 'nan'::DOUBLE AS s", "NULL, NaN or infinite"),
+        ("SELECT 1 AS y, '-inf'::DOUBLE AS s", "NULL, NaN or infinite"),
+        ("SELECT 1 AS y, 0.5 AS s, -1.0 AS w", "non-negative"),
+        ("SELECT 1 AS y, 0.5 AS s, 'inf'::DOUBLE AS w", "non-negative"),
+        ("SELECT 1 AS y, 0.5 AS s WHERE false", "has no rows"),
+    ],
+)
+def test_bad_data_is_a_value_error(query, message):
+    run = DuckDBRunner()
+    weight = "w" if " w" in query else None
+    with pytest.raises(ValueError, match=message):
+        sql_checks(run, query, label="y", score="s", weight=weight)
+
+
+def test_exact_needs_integer_weights_and_n_bins_must_fit(run_t):
+    with pytest.raises(ValueError, match="integer sample weights"):
+        sql_roc_auc(run_t, "t", label="y", score="s", weight="w", exact=True)
+    with pytest.raises(ValueError, match="between 1 and the number of samples 3"):
+        sql_gains_table(run_t, "t", label="y", score="s", n_bins=4)
+    for bad in (0, 2.5, True, "10"):
+        with pytest.raises(ValueError, match="positive integer"):
+            gains_table_sql(relation("t", label="y", score="s"), n_bins=bad)
+    with pytest.raises(ValueError, match="dialect"):
+        relation("t", label="y", score="s", dialect="oracle")
+
+
+# --------------------------------------------------------------------------- Spark
+
+SPARK_CASES = CASES[:20]
+
+
+@pytest.fixture(scope="module")
+def spark_run(tmp_path_factory):
+    """One local[2] Spark session for the module, reading the cases from Parquet."""
+    reason = None
+    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        reason = "Spark needs a Java runtime (install openjdk-17-jre-headless)"
+    else:
+        try:
+            import pyspark  # noqa: F401
+        except ImportError:
+            reason = "pyspark is not installed (pip install -r requirements-warehouse.txt)"
+    if reason is not None:
+        if IN_CI:
+            pytest.fail(f"CI must run the Spark tests: {reason}")
+        pytest.skip(reason)
+    path = tmp_path_factory.mktemp("spark") / "cases.parquet"
+    con = duckdb.connect()
+    frame = pd.concat(
+        [pd.DataFrame({"case_id": c["id"], "y": c["y"], "s": c["s"],
+                       "w": c["w"] if c["w"] is not None else np.ones(c["y"].size)})
+         for c in SPARK_CASES], ignore_index=True)
+    con.register("f", frame)
+    con.execute(f"COPY f TO '{path.as_posix()}' (FORMAT parquet)")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        run = SparkRunner.start("local[2]", config={"spark.sql.shuffle.partitions": "1"})
+    run.session.sparkContext.setLogLevel("ERROR")
+    run.session.read.parquet(str(path)).cache().createOrReplaceTempView("cases")
+    yield run
+    run.stop()
+
+
+def check_case_spark(run, case: dict) -> None:
+    """The statements of one case run on Spark: the exact AUC, and the KS vertex or
+    the gains table, against course_lib."""
+    y, s, w = case["y"], case["s"], case["w"]
+    exact = integral(case)
+    r = relation(source(case), label="y", score="s", weight=weight_col(case), dialect="spark")
+    ((twice, m1, m0, auc, gini),) = run.fetch(auc_sql(r, exact_weights=exact and w is not None))
+    expected = cl.roc_auc(y, s, sample_weight=w, exact=exact)
+    if exact:
+        assert Fraction(int(twice), 2 * int(m1) * int(m0)) == expected
+    assert auc == pytest.approx(float(expected), abs=TOL)
+    assert gini == pytest.approx(2 * float(expected) - 1, abs=TOL)
+    if case["id"] % 2 == 0:  # half the cases check the KS, the other half the table
+        ((thr, *_, ks, rate),) = run.fetch(ks_sql(r, exact_weights=exact and w is not None))
+        kc = cl.ks_curve(y, s, sample_weight=w)
+        assert max(ks, 0.0) == pytest.approx(kc.ks, abs=TOL)
+        if exact and kc.ks > 0:
+            assert (thr, rate) == (kc.ks_threshold, pytest.approx(kc.ks_rate, abs=TOL))
+    elif y.size >= 10:
+        rows = run.fetch(gains_table_sql(r, n_bins=10))
+        table = cl.gains_table(y, s, n_bins=10)
+        assert [int(row[0]) for row in rows] == table.index.tolist()
+        np.testing.assert_allclose(np.array(rows, dtype=float)[:, 1:], table.to_numpy(float),
+                                   rtol=0, atol=TOL)
+
+
+@pytest.mark.parametrize("case", SPARK_CASES, ids=lambda c: f"case{c['id']}")
+def test_random_case_on_spark(spark_run, case):
+    check_case_spark(spark_run, case)
+
+
+def test_curves_through_the_runner_on_spark(spark_run):
+    for case in SPARK_CASES[:2]:
+        src, wc = source(case), weight_col(case)
+        for a, b in zip(sql_roc_curve(spark_run, src, label="y", score="s", weight=wc),
+                        cl.roc_curve(case["y"], case["s"], sample_weight=case["w"])):
+            np.testing.assert_allclose(a, b, rtol=0, atol=TOL)
+    case = SPARK_CASES[2]
+    for a, b in zip(sql_lift_curve(spark_run, source(case), label="y", score="s"),
+                    cl.lift_curve(case["y"], case["s"])):
+        np.testing.assert_allclose(a, b, rtol=0, atol=TOL)
+
+
+def test_table1_on_spark(spark_run, table1):
+    labels, scores = table1
+    rows = ", ".join(f"({int(a)}, {float(b)!r})" for a, b in zip(labels, scores))
+    q = f"SELECT * FROM VALUES {rows} AS v(y, b)"
+    assert sql_roc_auc(spark_run, q, label="y", score="b", exact=True) == Fraction(19, 24)
+    assert sql_ks(spark_run, q, label="y", score="b", exact=True) == (Fraction(1, 2), 0.2, 5 / 7)
+    pd.testing.assert_frame_equal(
+        sql_gains_table(spark_run, q, label="y", score="b", n_bins=4),
+        cl.gains_table(labels, scores, n_bins=4))
+
+
+def test_spark_rejects_bad_names_and_statements(spark_run):
+    with pytest.raises(ValueError, match="cannot read the source"):
+        sql_roc_auc(spark_run, "no_such_table", label="y", score="s")
+    with pytest.raises(ValueError, match="ambiguous"):
+        sql_roc_auc(spark_run, "SELECT y, s, s AS S FROM cases", label="y", score="s")
+    with pytest.raises(ValueError, match="one statement"):
+        sql_roc_auc(spark_run, "SELECT * FROM cases; DROP VIEW cases", label="y", score="s")
+    assert sql_roc_auc(spark_run, "CASES", label="Y", score="S") > 0.5  # no case
+
+
+def _spark_auc(run, case, num_bins):
+    from pyspark.ml.evaluation import BinaryClassificationEvaluator
+
+    df = run.session.sql(
+        f"SELECT CAST(y AS DOUBLE) AS y, CAST(s AS DOUBLE) AS s, w FROM cases "
+        f"WHERE case_id = {case['id']}").coalesce(1)
+    ev = BinaryClassificationEvaluator(rawPredictionCol="s", labelCol="y", numBins=num_bins)
+    if case["w"] is not None:
+        ev.setWeightCol("w")
+    return ev.evaluate(df)
+
+
+@pytest.mark.parametrize("num_bins", [0, 3])
+def test_reproduced_binning_matches_spark_mllib(spark_run, num_bins):
+    """The binned AUC of sql_binned_auc is what Spark's evaluator returns (one
+    partition), and numBins = 0 gives the exact AUC."""
+    for case in SPARK_CASES[:4]:
+        theirs = _spark_auc(spark_run, case, num_bins)
+        src, wc = source(case), weight_col(case)
+        if num_bins == 0:
+            assert theirs == pytest.approx(
+                cl.roc_auc(case["y"], case["s"], sample_weight=case["w"]), abs=TOL)
+            continue
+        ours = sql_binned_auc(spark_run, src, label="y", score="s", weight=wc,
+                              num_bins=num_bins)
+        assert ours == pytest.approx(theirs, abs=TOL)
+
+
+def test_reproduced_binning_matches_spark_on_many_distinct_scores(spark_run, tmp_path):
+    """5000 rows with about 4000 distinct scores: numBins = 1000 merges chunks of 4
+    scores, and the binned AUC differs from the exact one; the reproduction does not
+    differ from Spark."""
+    rng = np.random.default_rng(7)
+    y = (rng.random(5000) < 0.3).astype(np.int64)
+    s = np.round(rng.random(5000) + 0.3 * y, 4)
+    path = tmp_path / "many.parquet"
+    con = duckdb.connect()
+    con.register("f", pd.DataFrame({"case_id": 999, "y": y, "s": s, "w": 1.0}))
+    con.execute(f"COPY f TO '{path.as_posix()}' (FORMAT parquet)")
+    spark_run.session.read.parquet(str(path)).createOrReplaceTempView("many")
+    case = {"id": 999, "y": y, "s": s, "w": None}
+    from pyspark.ml.evaluation import BinaryClassificationEvaluator
+
+    theirs = BinaryClassificationEvaluator(rawPredictionCol="s", labelCol="y").evaluate(
+        spark_run.session.sql("SELECT CAST(y AS DOUBLE) AS y, s FROM many").coalesce(1))
+    ours = sql_binned_auc(spark_run, "many", label="y", score="s", exact=True)
+    assert float(ours) == pytest.approx(theirs, abs=TOL)
+    assert float(ours) == pytest.approx(spark_binned_reference(y, s, None, 1000), abs=TOL)
+    exact = cl.roc_auc(y, s, exact=True)
+    assert abs(float(ours) - float(exact)) > 1e-6  # binning moved the AUC
+    duck = DuckDBRunner()
+    duck.connection.register("many", pd.DataFrame({"y": y, "s": s}))
+    assert sql_binned_auc(duck, "many", label="y", score="s", exact=True) == ours
+    assert case["s"].size == 5000
