@@ -367,3 +367,50 @@ def test_is_roc_curve_accepts_every_empirical_curve():
         assert is_roc_curve(pts)
     assert not is_roc_curve([["0", "0"], ["1/2", "sqrt(3)/3"], ["1", "1"]])
     assert is_roc_curve([["0", "0"], ["pi/4", "pi/4"], ["1", "1"]])
+
+
+def test_low_precision_floats_are_accepted():
+    assert check("auc-pairs-table1", np.float32(19 / 24)).passed
+    assert check("auc-pairs-table1", np.array([19 / 24], dtype=np.float32)).passed
+    assert not check("auc-pairs-table1", np.float32(0.75)).passed
+
+
+def test_a_swallowed_time_limit_still_stops():
+    def stubborn(y_true, y_score):
+        while True:
+            try:
+                while True:
+                    pass
+            except BaseException:  # noqa: BLE001 - swallows the first alarm
+                pass
+            break
+        while True:
+            pass
+
+    fb = check("auc-pairs-function", stubborn)
+    assert "did not finish" in fb.message
+
+
+def test_formula_strings_are_read_without_eval():
+    assert check("linear-tpr-formula", "1 - theta^2").passed
+    assert check("linear-tpr-formula", "(1 - theta) * (1 + theta)").passed
+    for hostile in ("open('/etc/passwd').read()", "theta.__class__", "exec('1')",
+                    "theta**10**10", "lambda: 1"):
+        fb = check("linear-tpr-formula", hostile)
+        assert not fb.passed and "could not read" in fb.message
+    with pytest.raises(ValueError):
+        decode_answer({"type": "sympy", "srepr": "Pow(Integer(9), Integer(99999999999))",
+                       "str": ""})
+    with pytest.raises(ValueError):
+        decode_answer({"type": "ndarray", "dtype": "V100000000", "shape": [1], "items": []})
+
+
+def test_an_answer_that_modifies_its_inputs_cannot_change_the_cases():
+    def clobbering(w, reference, objects):
+        scores = [float(sum(a * b for a, b in zip(w, x))) for x in objects]
+        for row in reference:
+            row[:] = [0.0] * len(row)
+        w[:] = [0.0] * len(w)
+        return scores
+
+    assert check("d-q2-pair-scores", clobbering).passed

@@ -73,19 +73,6 @@ def test_student_copies_of_the_chapters_are_deterministic_and_without_solutions(
     assert nb == nbformat.read(path, as_version=4)  # the chapter is not modified
 
 
-def test_build_copies_are_in_sync_with_the_chapters():
-    """``_build/student`` (``make student-notebooks``), when present, equals a fresh run."""
-    built = ROOT / "_build" / "student"
-    if not built.is_dir():
-        pytest.skip("make student-notebooks has not been run")
-    for path in CHAPTERS:
-        target = built / path.name
-        assert target.is_file(), f"{target} missing: run make student-notebooks"
-        fresh = student_copy(nbformat.read(path, as_version=4), name=path.name)
-        assert nbformat.read(target, as_version=4) == fresh, (
-            f"{target} is out of date: run make student-notebooks")
-
-
 @pytest.mark.parametrize("chapter", WITH_EXERCISES)
 def test_student_copy_of_a_registry_chapter(chapter):
     nb = fixtures.chapter_notebook(chapter)
@@ -111,9 +98,11 @@ def test_malformed_solution_blocks_are_named():
     start = nbformat.v4.new_markdown_cell(f"```{{solution-start}} {ex.id}\n```\nprose")
     end = nbformat.v4.new_markdown_cell("```{solution-end}\n```")
     unknown = nbformat.v4.new_markdown_cell("```{solution-start} no-such-exercise\n```")
+    again = copy.deepcopy(start)
+    again.id = "again"
     for cells, words in [([start], "no solution-end"), ([end], "without a start"),
                          ([unknown, end], "unknown exercise"),
-                         ([start, copy.deepcopy(start), end], "inside the solution")]:
+                         ([start, again, end], "inside the solution")]:
         nb = nbformat.v4.new_notebook(cells=cells)
         with pytest.raises(ValueError, match=words):
             student_copy(nb, name="x.ipynb")

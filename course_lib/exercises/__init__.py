@@ -66,6 +66,9 @@ the first as a numbered exercise and cells 2-4 as its solution, collapsed):
        ```{solution-end}
        ```
 
+A chapter notebook that holds exercises records its chapter in its metadata,
+``{"course": {"chapter": NN}}``, so that it is a valid submission under any file name.
+
 The solution code runs with the names of ``SOLUTION_IMPORTS`` (``Fraction``, ``math``,
 ``np``, ``sympy``, ``cl`` = ``course_lib``, ``check``) in scope.
 '''

@@ -226,7 +226,10 @@ def decode_answer(data: Mapping[str, Any]) -> Any:
             arr = np.empty(len(items), dtype=object)
             arr[:] = items
             return arr.reshape(shape)
-        return np.array(items, dtype=np.dtype(str(data["dtype"]))).reshape(shape)
+        dtype = np.dtype(str(data["dtype"]))
+        if dtype.kind not in "biuf" or dtype.itemsize > 16:
+            raise ValueError(f"unsupported array dtype {dtype}")
+        return np.array(items, dtype=dtype).reshape(shape)
     if kind == "sympy":
         return _safe_srepr(str(data["srepr"]))
     if kind == "callable":
@@ -241,6 +244,71 @@ _SYMPY_NAMES = {
     "Min", "pi", "E", "Tuple", "Eq", "BooleanTrue", "BooleanFalse", "true", "false",
     "Interval", "oo", "Infinity", "NegativeInfinity", "nan", "NaN", "sin", "cos",
 }
+
+
+def _refuse_huge(name: str, args: list, kwargs: dict) -> None:
+    """Refuse constructions whose evaluation could take forever (a huge power, a Float
+    with a huge precision)."""
+    if name == "Pow" and len(args) == 2:
+        exponent = args[1]
+        if getattr(exponent, "is_Integer", False) and abs(int(exponent)) > 1000:
+            raise ValueError("exponent too large")
+    if name == "Float":
+        for value in list(args[1:]) + list(kwargs.values()):
+            if isinstance(value, int) and abs(value) > 1000:
+                raise ValueError("precision too large")
+
+
+_EXPR_FUNCTIONS = {"sqrt", "exp", "log", "Abs", "Rational"}
+
+
+def safe_expression(text: str, symbols: Mapping[str, Any]) -> Any:
+    """Read a formula such as ``"1 - theta**2"`` into sympy without ``eval``.
+
+    Only numbers, the given symbols, ``pi``, ``E``, ``+ - * / **`` and the functions
+    sqrt, exp, log, Abs and Rational are allowed, so a hostile string cannot run code.
+
+    >>> import sympy
+    >>> t = sympy.Symbol("theta")
+    >>> safe_expression("1 - theta**2", {"theta": t})
+    1 - theta**2
+    """
+    import operator
+
+    import sympy
+
+    if len(text) > 500:
+        raise ValueError("expression too long")
+    tree = ast.parse(text.replace("^", "**"), mode="eval")
+    ops = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+           ast.Div: operator.truediv, ast.Pow: operator.pow}
+
+    def build(node: ast.AST) -> Any:
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) \
+                and not isinstance(node.value, bool):
+            return sympy.nsimplify(node.value) if isinstance(node.value, float) \
+                else sympy.Integer(node.value)
+        if isinstance(node, ast.Name):
+            if node.id in symbols:
+                return symbols[node.id]
+            if node.id in ("pi", "E"):
+                return getattr(sympy, node.id)
+            raise ValueError(f"unknown name {node.id!r}")
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            value = build(node.operand)
+            return -value if isinstance(node.op, ast.USub) else value
+        if isinstance(node, ast.BinOp) and type(node.op) in ops:
+            left, right = build(node.left), build(node.right)
+            if isinstance(node.op, ast.Pow) and getattr(right, "is_number", False) \
+                    and abs(float(right)) > 1000:
+                raise ValueError("exponent too large")
+            return ops[type(node.op)](left, right)
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id in _EXPR_FUNCTIONS and not node.keywords):
+            return getattr(sympy, node.func.id)(*[build(a) for a in node.args])
+        raise ValueError("not a formula")
+
+    return build(tree.body)
 
 
 def _safe_srepr(text: str) -> Any:
@@ -267,6 +335,7 @@ def _safe_srepr(text: str) -> Any:
             kwargs = {k.arg: build(k.value) for k in node.keywords if k.arg is not None}
             if len(kwargs) != len(node.keywords):
                 raise ValueError("** arguments are not allowed")
+            _refuse_huge(node.func.id, args, kwargs)
             return func(*args, **kwargs)
         raise ValueError(f"not allowed in a sympy expression: {ast.dump(node)[:60]}")
 
@@ -286,7 +355,9 @@ def describe(value: Any) -> str:
         return f"{value:.10g}"
     if isinstance(value, (list, tuple)):
         inner = ", ".join(describe(v) for v in value)
-        return f"[{inner}]" if isinstance(value, list) else f"({inner}{',' if len(value) == 1 else ''})"
+        if isinstance(value, list):
+            return f"[{inner}]"
+        return f"({inner}{',' if len(value) == 1 else ''})"
     if isinstance(value, dict):
         return "{" + ", ".join(f"{k}: {describe(v)}" for k, v in value.items()) + "}"
     if isinstance(value, np.ndarray):
@@ -362,6 +433,15 @@ def same_number(given: Fraction | float, expected: Fraction | float, tol: float)
     return abs(g - e) <= tol * max(1.0, abs(e))
 
 
+def _float_tolerance(answer: Any) -> float:
+    """The rounding error of a low-precision float answer (numpy float32, float16)."""
+    if isinstance(answer, np.floating) and answer.dtype.itemsize < 8:
+        return 4 * float(np.finfo(answer.dtype).eps)
+    if isinstance(answer, np.ndarray) and answer.dtype.kind == "f" and answer.dtype.itemsize < 8:
+        return 4 * float(np.finfo(answer.dtype).eps)
+    return 0.0
+
+
 @dataclass(frozen=True)
 class Mistake:
     """A typical wrong answer recomputed on the exercise's data, with its hint."""
@@ -398,13 +478,14 @@ class NumberChecker(Checker):
     def verdict(self, answer: Any) -> Verdict:
         given = as_number(answer)
         exp = self.expected
+        tol = max(self.tol, _float_tolerance(answer))
         if isinstance(exp, Fraction):
             if isinstance(given, Fraction):
                 if given == exp:
                     return 1.0, f"correct: {describe(exp)}"
-            elif abs(float(given) - float(exp)) <= max(self.tol, 1e-9):
+            elif abs(float(given) - float(exp)) <= max(tol, 1e-9) * max(1.0, abs(float(exp))):
                 return 1.0, f"correct; the exact value is {describe(exp)}"
-        elif same_number(given, exp, self.tol):
+        elif same_number(given, exp, tol):
             return 1.0, f"correct (within {self.tol:g} of {describe(exp)})"
         for m in self.mistakes:
             try:
@@ -532,19 +613,18 @@ def sympy_checker(expected: Any, symbol: Any, *,
                   mistakes: Sequence[Mistake] = (), hint: str = "") -> PredicateChecker:
     """A sympy expression in ``symbol``, equal to ``expected`` after simplification.
 
-    Strings are parsed with ``sympy.sympify`` only in the student's own process; in the
-    grader they arrive as decoded sympy objects.
+    Strings are read by :func:`safe_expression` (never ``eval``), so the check is safe
+    in a grader's process too.
     """
     import sympy
 
     def as_expr(answer: Any) -> Any:
         if isinstance(answer, str):
-            if len(answer) > 500 or "__" in answer:
-                raise Reject("could not read the expression")
             try:
-                return sympy.sympify(answer, locals={symbol.name: symbol})
-            except (sympy.SympifyError, SyntaxError, TypeError) as exc:
-                raise Reject(f"could not read {answer!r} as an expression: {exc}") from None
+                return safe_expression(answer, {symbol.name: symbol})
+            except (ValueError, SyntaxError, TypeError, ZeroDivisionError) as exc:
+                raise Reject(f"could not read {answer!r} as a formula in {symbol} "
+                             f"({exc})") from None
         if _is_sympy(answer) or isinstance(answer, (int, float, Fraction)):
             return sympy.sympify(answer)
         raise Reject(f"expected a sympy expression in {symbol}, got {describe(answer)}")
@@ -581,13 +661,21 @@ def call_with_limit(func: Callable, kwargs: dict, limit: float) -> Any:
     use_signal = (hasattr(signal, "setitimer")
                   and threading.current_thread() is threading.main_thread())
     if use_signal:
+        armed = {"on": True}
+
         def on_alarm(signum: int, frame: Any) -> None:
-            raise _Timeout()
+            if armed["on"]:
+                raise _Timeout()
 
         old = signal.signal(signal.SIGALRM, on_alarm)
-        signal.setitimer(signal.ITIMER_REAL, limit)
+        # The alarm repeats every 0.1 s, so a bare ``except:`` in the answer that swallows
+        # the first one does not keep it running for long.
+        signal.setitimer(signal.ITIMER_REAL, limit, 0.1)
         try:
-            return func(**kwargs)
+            try:
+                return func(**kwargs)
+            finally:
+                armed["on"] = False
         except _Timeout:
             return {"__timeout__": True}
         except Exception as exc:  # noqa: BLE001 - the student's error is the answer
@@ -878,7 +966,10 @@ def quiet(func: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _copy_case(case: dict) -> dict:
-    return {k: (list(v) if isinstance(v, list) else v) for k, v in case.items()}
+    """A deep copy: an answer that modifies its inputs cannot change the case."""
+    import copy
+
+    return copy.deepcopy(case)
 
 
 def _reference_output(func: Callable, case: dict) -> Any:

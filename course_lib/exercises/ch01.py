@@ -84,7 +84,8 @@ accuracy after thinning, as a tuple in this order.
             accuracy=exact(_ACC, mistakes=[Mistake(Fraction(1020, 1075), HINTS["unchanged"])]),
             precision=exact(_PREC, mistakes=[
                 Mistake(Fraction(20, 70), HINTS["unchanged"])]),
-            recall=exact(_REC, mistakes=[Mistake(Fraction(20, 25 + 5), HINTS["recall_denominator"])]),
+            recall=exact(_REC, mistakes=[
+                Mistake(Fraction(20, 25 + 5), HINTS["recall_denominator"])]),
             balanced_accuracy=exact(_BA)),
         worked="Accuracy 120/130 = 12/13, precision 20/25 = 4/5, recall 4/5 (unchanged), "
                "balanced accuracy (4/5 + 20/21)/2 = 92/105 (unchanged).",

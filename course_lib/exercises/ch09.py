@@ -53,7 +53,8 @@ false alarm. What is
 $\\mathrm{PCF}(+) = p(+)C(-|+) / (p(+)C(-|+) + p(-)C(+|-))$ (exactly)?
 """,
         answer_name="pcf",
-        solution_code="p_pos, c_miss, c_alarm = Fraction(1, 5), 4, 1\npcf = p_pos * c_miss / (p_pos * c_miss + (1 - p_pos) * c_alarm)",
+        solution_code="p_pos, c_miss, c_alarm = Fraction(1, 5), 4, 1\n"
+                      "pcf = p_pos * c_miss / (p_pos * c_miss + (1 - p_pos) * c_alarm)",
         solution=_PCF,
         checker=exact(_PCF, mistakes=[Mistake(Fraction(1, 17), HINTS["costs_swapped"])]),
         worked="0.2 x 4 / (0.2 x 4 + 0.8 x 1) = 1/2.",

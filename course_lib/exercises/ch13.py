@@ -323,6 +323,12 @@ Answer a tuple (KS, threshold, PR, depends on the balance: `True`/`False`).
             depends_on_balance=yes_no(False, hint="TPR and FPR are each computed within "
                                                   "one class, so their difference ignores "
                                                   "the balance.")),
+        worked=(
+            'TPR - FPR = 2 theta (1 - theta) is largest at theta = 1/2 (where the '
+            'densities cross), with value 1/2; there TPR = 3/4, FPR = 1/4 and PR = '
+            '0.1 x 3/4 + 0.9 x 1/4 = 3/10. TPR and FPR are computed within one class '
+            'each, so the maximum does not depend on the balance.'
+        ),
     ),
     function_exercise(
         id="d-q2-pair-scores", chapter=13, title="Scores of objects from a classifier of pairs",
@@ -350,6 +356,11 @@ def object_scores(w, reference, objects):
                              "The order is reversed: the object's probability of beating "
                              "x_r is sigma(<w, x - x_r>), with x first."),),
             signature="w, reference, objects"),
+        worked=(
+            "Average the pair classifier's verdicts against reference objects: b(x) ="
+            ' mean_r sigma(<w, x - x_r>), an increasing function of <w, x> for a '
+            'linear classifier, so <w, x> itself gives the same order.'
+        ),
     ),
     value_exercise(
         id="d-q3-gain-above", chapter=13, title="Empirical gain curves above the exact one",
@@ -371,6 +382,11 @@ the exact one exactly when the sample's AUC exceeds some value. Answer a tuple
             auc_threshold=exact(Fraction(5, 6), mistakes=[
                 Mistake(Fraction(1, 2), "The comparison is with the exact curve, whose "
                                         "AUC is 5/6, not with a random ranking.")])),
+        worked=(
+            "Yes: the gain area pi/2 + (1 - pi) AUC grows with the AUC, so a sample's"
+            " curve encloses more area exactly when its AUC exceeds the model's 5/6, "
+            'which happens for about half of the samples.'
+        ),
     ),
     function_exercise(
         id="d-q4-max-auc", chapter=13, title="The largest AUC below 1",
@@ -397,6 +413,11 @@ def max_auc(m):
                                                 "for balanced classes (m1 m0 largest)."),
             ),
             signature="m"),
+        worked=(
+            'The AUC is a multiple of 1/(2 m1 m0); below 1 it is at most 1 - 1/(2 m1 '
+            'm0) (one tied pair), largest for balanced classes: 1 - 1/(2 floor(m/2) '
+            'ceil(m/2)).'
+        ),
     ),
     value_exercise(
         id="d-q5-averaging", chapter=13, title="Averaging two scorers",
@@ -415,6 +436,10 @@ Answer a tuple of two truth values.
             half_average_perfect=yes_no(True, hint="Each scorer can be right on half of "
                                                    "the pairs, and the two halves "
                                                    "complement each other.")),
+        worked=(
+            'No: b1(i) > b1(j) and b2(i) > b2(j) add up. Yes: two scorers each right '
+            'on half of the pairs can complement each other.'
+        ),
     ),
     value_exercise(
         id="d-q5-example", chapter=13, title="Two AUCs of 1/2 that average to 1",
@@ -429,6 +454,10 @@ keys `"y"`, `"b1"`, `"b2"` (lists of equal length).
         checker=PredicateChecker(_judge_example, success="correct: both AUCs are 1/2 and "
                                                          "their average separates the "
                                                          "classes"),
+        worked=(
+            'y = (1, 1, 0, 0), b1 = (4, 0, 1, 2), b2 = (0, 4, 2, 1): each AUC is 1/2,'
+            ' the sums (4, 4, 3, 3) separate the classes.'
+        ),
     ),
     value_exercise(
         id="d-q6-transformations", chapter=13, title="Rounding, clipping and shifting scores",
@@ -457,6 +486,11 @@ largest change).
                   shift_effect=_effect("none"), shift_largest=exact(0)),
             (("none", 0, "none", 0, "none", 0),
              "round and max merge distinct scores into ties, which changes the AUC.")),
+        worked=(
+            '(b + 1)/2 is strictly increasing: no change. round and max merge scores '
+            'into ties, which count 1/2: the AUC moves either way, by at most 1/2 '
+            '(all scores in one group).'
+        ),
     ),
     function_exercise(
         id="d-q7-thinning-precision", chapter=13, title="Precision after thinning",
@@ -484,6 +518,10 @@ def thinned_precision(precision, keep_pos, keep_neg):
                  "are swapped."),
             ),
             signature="precision, keep_pos, keep_neg"),
+        worked=(
+            'Per object called positive, P k1 positives and (1 - P) k0 negatives '
+            'remain: P k1 / (P k1 + (1 - P) k0).'
+        ),
     ),
     function_exercise(
         id="d-q8-roc-condition", chapter=13, title="Which curves are ROC curves",
@@ -501,18 +539,20 @@ def is_roc_curve(points):
     pts = [tuple(sympy.sympify(c) for c in p) for p in points]
     if len(pts) < 2 or pts[0] != (0, 0) or pts[-1] != (1, 1):
         return False
-    if any(not c.is_real for p in pts for c in p):
+    if not all(c.is_real for p in pts for c in p):
         return False
     if any(q[0] < p[0] or q[1] < p[1] for p, q in zip(pts, pts[1:])):
-        return False                        # never left, never down
+        return False                    # it goes left or down
+
+    def straight(a, b, c):              # b lies on the segment from a to c
+        cross = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+        return sympy.simplify(cross) == 0
+
     corners = [pts[0]]
-    for p, q in zip(pts[1:], pts[2:] + [None]):
-        if p == corners[-1]:
-            continue                        # a repeated point
-        if q is not None and sympy.simplify((p[0] - corners[-1][0]) * (q[1] - corners[-1][1])
-                                            - (p[1] - corners[-1][1]) * (q[0] - corners[-1][0])) == 0:
-            continue                        # in the middle of a straight piece
-        corners.append(p)
+    for b, c in zip(pts[1:-1], pts[2:]):
+        if b != corners[-1] and not straight(corners[-1], b, c):
+            corners.append(b)
+    corners.append(pts[-1])
     return all(c.is_rational for p in corners for c in p)
 ''',
         spec=FunctionSpec(
@@ -528,5 +568,11 @@ def is_roc_curve(points):
                                             "anything on it."),
             ),
             signature="points"),
+        worked=(
+            'A broken line from (0, 0) to (1, 1), never going left or down, with '
+            'finitely many corners, all rational. Necessary: vertices are (j/m0, '
+            'k/m1). Sufficient: with common denominators m0, m1 each piece becomes a '
+            'group of tied objects with m1 dTPR positives and m0 dFPR negatives.'
+        ),
     ),
 ]
