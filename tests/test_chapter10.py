@@ -118,6 +118,11 @@ def test_chapter10_gain_lift_and_answers():
     assert (g["q1_auc"], g["q1_aucpr"]) == ("'1/2'", "'1/10'")
     assert (g["q2_theta"], g["q2_acc"], g["q2_zero"]) == ("'9/10'", "'91/100'", "'9/10'")
     assert (g["q3_auc"], g["q3_gini"]) == ("'1/6'", "'-2/3'")
+    assert float(g["q1_ratio"]) == pytest.approx(
+        10 * (45 * math.log(5) / 64 - 11 / 16), rel=1e-9)
+    assert float(g["q2_acc_float"]) == 0.91
+    assert g["ex_tpr_half"] == "'3/4'"
+    assert (g["ex_ks_value"], g["ex_ks_theta"]) == ("'1/2'", "'1/2'")
     assert r"Eq(\text{gain}(u), 1 - (sqrt(80*u + 1) - 9)**2/64)" in cell_text(CH10)
 
 
@@ -171,3 +176,62 @@ def test_plot_auc_pr_by_share_matches_the_closed_form():
     for share in (0.1, 0.5, 0.9):
         k = int(np.flatnonzero(np.isclose(x, share))[0])
         assert y[k] == pytest.approx(float(MODEL.auc_pr(share)), abs=1e-12)
+
+
+def test_chapter10_exercises_in_the_four_cell_format():
+    """Every exercise of the chapter, in order: question, worked solution, the
+    reference solution code ending in a passing check, solution-end (issue #9)."""
+    import json
+    import re
+
+    from course_lib.exercises import exercises_for
+    from notebook_tools import load
+
+    cells = load(CH10)["cells"]
+    src = ["".join(c["source"]) for c in cells]
+    labels = [m.group(1) for s in src
+              for m in [re.match(r"```\{exercise\} .*\n:label: (\S+)", s)] if m]
+    assert labels == [e.id for e in exercises_for(10)] and len(labels) >= 4
+    assert not any("Check yourself" in s for s in src)
+    for ex in exercises_for(10):
+        i = next(k for k, s in enumerate(src) if f":label: {ex.id}\n" in s)
+        assert src[i].startswith(f"```{{exercise}} {ex.title}\n")
+        assert src[i + 1].startswith(f"```{{solution-start}} {ex.id}\n:class: dropdown")
+        assert "{glue:" in src[i + 1], "numbers of the worked solution are glued"
+        sol = cells[i + 2]
+        assert sol["metadata"]["tags"] == ["solution"]
+        assert sol["metadata"]["exercise"] == ex.id
+        assert src[i + 2] == (f"{ex.solution_code.strip()}\n"
+                              f"check({json.dumps(ex.id)}, {ex.answer_name})")
+        out = "".join("".join(o.get("data", {}).get("text/plain", ""))
+                      for o in sol.get("outputs", []))
+        assert f"{ex.id}: passed" in out
+        end = next(k for k in range(i + 3, len(src))
+                   if src[k].startswith("```{solution-end}"))
+        for extra in cells[i + 3:end]:
+            assert extra["metadata"]["tags"] == ["solution", "remove-cell"]
+
+
+def test_chapter10_figures_captioned_and_sources_named():
+    """Each figure has a numbered caption and is referred to by its number; the prose
+    names the sources by author, not by letter or by their own figure numbers."""
+    import re
+
+    from notebook_tools import load
+
+    cells = load(CH10)["cells"]
+    prose = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    assert not re.search(r"\b[Ss]ources? [DGKSC]\b|\b[DGKSC]'s\b|figures? XA\.|"
+                         r"\bthe slides\b|\bthe source\b", prose)
+    names = []
+    for c in cells:
+        images = [o for o in c.get("outputs", []) if "image/svg+xml" in o.get("data", {})
+                  or "image/png" in o.get("data", {})]
+        if images:
+            assert len(images) == 1, "one figure per cell"
+            fig = c["metadata"]["mystnb"]["figure"]
+            assert fig["name"].startswith("fig-10-") and len(fig["caption"]) > 40
+            names.append(fig["name"])
+    assert names and len(set(names)) == len(names)
+    for name in names:
+        assert f"{{numref}}`{name}`" in prose, f"{name} is never referred to"

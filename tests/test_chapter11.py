@@ -56,6 +56,12 @@ def test_chapter11_exact_variance_of_the_auc(g):
     n95, n_sd = int(g["n_for_01"]), int(g["q4_n"])
     assert 1.96 * exact_auc_sd(n95) <= 0.01 < 1.96 * exact_auc_sd(n95 - 2)
     assert exact_auc_sd(n_sd) <= 0.01 < exact_auc_sd(n_sd - 2)
+    # The exercises' worked solutions: the same sd by the formula, sqrt(2) of it for a
+    # difference of two independent AUCs, and the mean of sqrt(U), 2/3.
+    assert float(g["ex_sd_300"]) == stored(exact_auc_sd(300))
+    assert float(g["q1_sd_diff"]) == pytest.approx(2 ** 0.5 * exact_auc_sd(300), rel=1e-9)
+    assert float(g["q1_z"]) == pytest.approx(0.02 / (2 ** 0.5 * exact_auc_sd(300)), rel=1e-9)
+    assert g["ex_inv_n"] == "3000" and abs(float(g["ex_inv_mean"]) - 2 / 3) < 0.02
 
 
 def test_chapter11_spread_of_the_empirical_auc(g):
@@ -217,3 +223,62 @@ def test_plot_mean_sd_bars_and_colours():
     plt.close(ax.get_figure())
     np.testing.assert_allclose(container.lines[0].get_xydata(), [[0.1, 0.4], [0.5, 0.8]])
     assert matplotlib.colors.to_hex(container.lines[0].get_color()) == "#000000"
+
+
+def test_chapter11_exercises_in_the_four_cell_format():
+    """Every exercise of the chapter, in order: question, worked solution, the
+    reference solution code ending in a passing check, solution-end (issue #9)."""
+    import json
+    import re
+
+    from course_lib.exercises import exercises_for
+    from notebook_tools import load
+
+    cells = load(CH11)["cells"]
+    src = ["".join(c["source"]) for c in cells]
+    labels = [m.group(1) for s in src
+              for m in [re.match(r"```\{exercise\} .*\n:label: (\S+)", s)] if m]
+    assert labels == [e.id for e in exercises_for(11)] and len(labels) >= 4
+    assert not any("Check yourself" in s for s in src)
+    for ex in exercises_for(11):
+        i = next(k for k, s in enumerate(src) if f":label: {ex.id}\n" in s)
+        assert src[i].startswith(f"```{{exercise}} {ex.title}\n")
+        assert src[i + 1].startswith(f"```{{solution-start}} {ex.id}\n:class: dropdown")
+        assert "{glue:" in src[i + 1], "numbers of the worked solution are glued"
+        sol = cells[i + 2]
+        assert sol["metadata"]["tags"] == ["solution"]
+        assert sol["metadata"]["exercise"] == ex.id
+        assert src[i + 2] == (f"{ex.solution_code.strip()}\n"
+                              f"check({json.dumps(ex.id)}, {ex.answer_name})")
+        out = "".join("".join(o.get("data", {}).get("text/plain", ""))
+                      for o in sol.get("outputs", []))
+        assert f"{ex.id}: passed" in out
+        end = next(k for k in range(i + 3, len(src))
+                   if src[k].startswith("```{solution-end}"))
+        for extra in cells[i + 3:end]:
+            assert extra["metadata"]["tags"] == ["solution", "remove-cell"]
+
+
+def test_chapter11_figures_captioned_and_sources_named():
+    """Each figure has a numbered caption and is referred to by its number; the prose
+    names the sources by author, not by letter or by their own figure numbers."""
+    import re
+
+    from notebook_tools import load
+
+    cells = load(CH11)["cells"]
+    prose = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    assert not re.search(r"\b[Ss]ources? [DGKSC]\b|\b[DGKSC]'s\b|figures? XA\.|"
+                         r"\bthe slides\b|\bthe source\b", prose)
+    names = []
+    for c in cells:
+        images = [o for o in c.get("outputs", []) if "image/svg+xml" in o.get("data", {})
+                  or "image/png" in o.get("data", {})]
+        if images:
+            assert len(images) == 1, "one figure per cell"
+            fig = c["metadata"]["mystnb"]["figure"]
+            assert fig["name"].startswith("fig-11-") and len(fig["caption"]) > 40
+            names.append(fig["name"])
+    assert names and len(set(names)) == len(names)
+    for name in names:
+        assert f"{{numref}}`{name}`" in prose, f"{name} is never referred to"

@@ -85,8 +85,8 @@ within $10^{-6}$).
                       "Q1 = sympy.integrate((2 - 2 * t) * (1 - t**2)**2, (t, 0, 1))\n"
                       "Q2 = sympy.integrate(2 * t * (1 - (1 - t)**2)**2, (t, 0, 1))\n"
                       "m1 = m0 = 150\n"
-                      "var = (A * (1 - A) + (m1 - 1) * (Q1 - A**2) + (m0 - 1) * (Q2 - A**2)) "
-                      "/ (m1 * m0)\n"
+                      "var = (A * (1 - A) + (m1 - 1) * (Q1 - A**2)\n"
+                      "       + (m0 - 1) * (Q2 - A**2)) / (m1 * m0)\n"
                       "sd_300 = float(sympy.sqrt(var))",
         solution=_SD300,
         checker=approx(_SD300, 1e-6, mistakes=[
