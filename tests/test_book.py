@@ -265,7 +265,6 @@ def test_no_code_block_wider_than_its_column(layout):
 
 
 @pytest.mark.browser
-@pytest.mark.xfail(strict=False, reason="captions land with the chapter pass")
 def test_every_figure_has_a_caption(layout):
     assert not layout["uncaptioned"], "\n".join(layout["uncaptioned"])
 

@@ -516,7 +516,8 @@ the same threshold afterwards (with the expected counts).
         answer_name="thinned_precision",
         solution_code='''
 def thinned_precision(precision, keep_pos, keep_neg):
-    tp = precision * keep_pos            # expected true positives, per object called positive
+    # expected true positives, per object called positive
+    tp = precision * keep_pos
     fp = (1 - precision) * keep_neg
     return tp / (tp + fp)
 ''',
