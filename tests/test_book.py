@@ -232,7 +232,9 @@ def layout(html_dir):
                 page.goto(path.as_uri(), wait_until="load")
                 name = str(path.relative_to(html_dir))
                 for width in page.evaluate(
+                    # source code (cells and prose); printed outputs scroll in their box
                     "Array.from(document.querySelectorAll('div.highlight pre'))"
+                    ".filter(p => !p.closest('.cell_output'))"
                     ".filter(p => p.scrollWidth > p.clientWidth + 1)"
                     ".map(p => [p.scrollWidth, p.clientWidth,"
                     " (p.innerText.split('\\n').sort((a, b) => b.length - a.length)[0] || '')"

@@ -122,3 +122,40 @@ def test_nbval_catches_a_change_in_the_eighth_significant_digit(tmp_path):
     assert run.returncode == 1, run.stdout[-2000:]
     assert failed == ["altered.ipynb::Cell"], run.stdout[-2000:]
     assert "'0.2222223222' == '0.2222222222'" in run.stdout
+
+
+# -- Every chapter as a class meets it: numbered figures, auto-checked exercises.
+
+CHAPTERS = [p for p in NOTEBOOKS if p.parent.name == "notebooks"]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_every_figure_is_captioned_named_and_referred_to(path):
+    """A plot is a numbered figure (myst-nb cell metadata) that the prose refers to."""
+    nb = load(path)
+    prose = "".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+    for index, cell in enumerate(nb["cells"]):
+        images = [o for o in cell.get("outputs", [])
+                  if any(k.startswith("image/") for k in o.get("data", {}))]
+        if not images:
+            continue
+        figure = cell["metadata"].get("mystnb", {}).get("figure", {})
+        assert len(images) == 1, f"cell {index}: one figure per cell, so each gets its caption"
+        assert figure.get("caption") and figure.get("name"), f"cell {index}: no caption or name"
+        assert f"`{figure['name']}`" in prose or f"<{figure['name']}>`" in prose, (
+            f"cell {index}: the text never refers to {figure['name']}")
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)
+def test_every_chapter_ends_with_its_auto_checked_exercises(path):
+    """At least four exercises, every one of the chapter's registry, each checked."""
+    from course_lib.exercises import exercises_for
+
+    chapter_number = int(path.name[:2])
+    expected = [ex.id for ex in exercises_for(chapter_number)]
+    assert len(expected) >= 4
+    nb = load(path)
+    checked = [c["metadata"].get("exercise") for c in nb["cells"]
+               if c["cell_type"] == "code" and "solution" in c["metadata"].get("tags", [])
+               and c["metadata"].get("exercise")]
+    assert checked == expected
