@@ -184,8 +184,9 @@ def test_chapter10_exercises_in_the_four_cell_format():
     import json
     import re
 
-    from course_lib.exercises import exercises_for
     from notebook_tools import load
+
+    from course_lib.exercises import exercises_for
 
     cells = load(CH10)["cells"]
     src = ["".join(c["source"]) for c in cells]

@@ -190,8 +190,9 @@ def main() -> None:
                           f"scikit-learn {results['sklearn']['auc']}")
             if "spark" in results and "duckdb" in results:
                 s = results["spark"]
-                print(f"Spark same AUC and table as DuckDB: "
-                      f"{s['auc'] == results['duckdb']['auc'] and s['cum_N1'] == results['duckdb']['cum_N1']}")
+                same = (s["auc"] == results["duckdb"]["auc"]
+                        and s["cum_N1"] == results["duckdb"]["cum_N1"])
+                print(f"Spark same AUC and table as DuckDB: {same}")
 
 
 def eval_fraction(text: str):
