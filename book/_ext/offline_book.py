@@ -75,7 +75,25 @@ def finish_mathjax(app, exc):
         source_map.unlink()
 
 
+def share_html_handlers_with_singlehtml(app):
+    """Let the one-page build (``make pdf``) visit every node the HTML build visits.
+
+    Sphinx looks a builder's node handlers up by the builder's name before its format,
+    so once any extension registers a handler for ``singlehtml``, the handlers other
+    extensions registered for ``html`` only (myst-nb's hidden code cells,
+    sphinx-jupyterbook-latex's hidden inputs, ...) are not used by the one-page build,
+    which then stops at the first such node. Copy the missing ones over.
+    """
+    handlers = app.registry.translation_handlers
+    single = handlers.get("singlehtml")
+    if single is None:
+        return
+    for node, visitors in handlers.get("html", {}).items():
+        single.setdefault(node, visitors)
+
+
 def setup(app):
+    app.connect("builder-inited", share_html_handlers_with_singlehtml)
     app.connect("html-page-context", drop_thebe)
     # After sphinx-thebe's own doctree-resolved handler (priority 500).
     app.connect("doctree-resolved", drop_thebe_config, priority=900)
