@@ -159,3 +159,40 @@ def test_every_chapter_ends_with_its_auto_checked_exercises(path):
                if c["cell_type"] == "code" and "solution" in c["metadata"].get("tags", [])
                and c["metadata"].get("exercise")]
     assert checked == expected
+
+
+SOURCE_SHORTHAND = re.compile(r"\b[Ss]ources? [DGKSC]\b|\b[DGKSC]'s\b|figures? XA\.|"
+                              r"\bthe slides\b|\bthe source\b")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_sources_are_named_by_their_authors(path):
+    """A reader has none of the sources: no letters, no source figure numbers."""
+    prose = "\n".join("".join(c["source"]) for c in load(path)["cells"]
+                      if c["cell_type"] == "markdown")
+    assert not SOURCE_SHORTHAND.findall(prose)
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)
+def test_exercises_in_the_four_cell_format(path):
+    """Every exercise of the chapter, in order: question, worked solution, the reference
+    solution ending in a passing check, solution-end (course_lib/exercises/__init__.py)."""
+    from course_lib.exercises import exercises_for
+
+    cells = load(path)["cells"]
+    src = ["".join(c["source"]) for c in cells]
+    assert not any("Check yourself" in s for s in src)
+    for ex in exercises_for(int(path.name[:2])):
+        i = next(k for k, s in enumerate(src) if f":label: {ex.id}\n" in s)
+        assert src[i].startswith(f"```{{exercise}} {ex.title}\n")
+        assert src[i + 1].startswith(f"```{{solution-start}} {ex.id}\n:class: dropdown")
+        solution = cells[i + 2]
+        assert solution["metadata"]["tags"] == ["solution"]
+        assert solution["metadata"]["exercise"] == ex.id
+        assert src[i + 2].rstrip().endswith(f"check({json.dumps(ex.id)}, {ex.answer_name})")
+        shown = "".join("".join(o.get("data", {}).get("text/plain", ""))
+                        for o in solution.get("outputs", []))
+        assert f"{ex.id}: passed" in shown
+        end = next(k for k in range(i + 3, len(src)) if src[k].startswith("```{solution-end}"))
+        for extra in cells[i + 3:end]:
+            assert extra["metadata"]["tags"] == ["solution", "remove-cell"]
