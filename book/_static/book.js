@@ -6,32 +6,34 @@
   var NUMBER = /^[-\u2212+]?(\d[\d,\u202f\u00a0]*(\.\d*)?|\.\d+)(e[-\u2212+]?\d+)?\s*%?$|^[-\u2212+]?\d+\s*\/\s*\d+$|^[-\u2212+]?(inf|nan)$/i;
   var EMPTY = /^(|\u2014|-|NaN|None|<NA>)$/;
 
-  function cellsOfColumn(table, index) {
-    var cells = [];
+  // The body as a grid of columns: a cell spanning rows (the group labels of a pandas
+  // MultiIndex) or columns occupies every slot it covers, so the cells of a row that
+  // follows a row-spanning label still fall in their own columns.
+  function bodyGrid(table) {
+    var grid = [], carry = [];
     table.querySelectorAll("tbody tr").forEach(function (row) {
-      var col = 0;
-      for (var i = 0; i < row.cells.length; i++) {
-        var cell = row.cells[i];
-        if (col === index) { cells.push(cell); break; }
-        col += cell.colSpan || 1;
+      var line = [], col = 0, i = 0;
+      while (i < row.cells.length || carry[col] > 0) {
+        if (carry[col] > 0) { carry[col]--; line[col] = null; col++; continue; }
+        var cell = row.cells[i++], span = cell.colSpan || 1, down = (cell.rowSpan || 1) - 1;
+        for (var k = 0; k < span; k++) { line[col + k] = k === 0 ? cell : null; carry[col + k] = down; }
+        col += span;
       }
+      grid.push(line);
     });
-    return cells;
+    return grid;
   }
 
   function markTable(table) {
-    var rows = table.querySelectorAll("tbody tr");
-    if (!rows.length) return;
+    var grid = bodyGrid(table);
+    if (!grid.length) return;
     var width = 0;
-    rows.forEach(function (row) {
-      var w = 0;
-      for (var i = 0; i < row.cells.length; i++) w += row.cells[i].colSpan || 1;
-      width = Math.max(width, w);
-    });
+    grid.forEach(function (line) { width = Math.max(width, line.length); });
     for (var index = 0; index < width; index++) {
-      var cells = cellsOfColumn(table, index);
+      var cells = [];
+      grid.forEach(function (line) { if (line[index]) cells.push(line[index]); });
       // A pandas index (<th> cells in the body) stays left-aligned like its name.
-      if (cells.some(function (cell) { return cell.tagName === "TH"; })) continue;
+      if (!cells.length || cells.some(function (cell) { return cell.tagName === "TH"; })) continue;
       var numbers = 0, other = 0;
       cells.forEach(function (cell) {
         var text = cell.textContent.trim();
