@@ -852,6 +852,18 @@ def _auc_parts(
     return float(twice), float(m1), float(m0), False
 
 
+def _auc_value(parts: Any, exact: bool) -> float | Fraction:
+    """The AUC from ``_auc_parts``: a Fraction of the integer pair count when the counts
+    are integral (returned as such when ``exact``), nan when a class is missing."""
+    if parts is None:
+        return float("nan")
+    twice, m1, m0, integral = parts
+    if integral:
+        f = Fraction(twice, 2 * m1 * m0)
+        return f if exact else float(f)
+    return twice / 2 / (m1 * m0)
+
+
 def sql_roc_auc(
     run: Any,
     source: str,
@@ -882,14 +894,7 @@ def sql_roc_auc(
     >>> sql_roc_auc(run, q, label="y", score="s", exact=True)
     Fraction(19, 24)
     """
-    parts = _auc_parts(run, source, label, score, weight, exact, "ROC AUC")
-    if parts is None:
-        return float("nan")
-    twice, m1, m0, integral = parts
-    if integral:
-        f = Fraction(twice, 2 * m1 * m0)
-        return f if exact else float(f)
-    return twice / 2 / (m1 * m0)
+    return _auc_value(_auc_parts(run, source, label, score, weight, exact, "ROC AUC"), exact)
 
 
 def sql_gini(
@@ -909,14 +914,10 @@ def sql_gini(
     >>> sql_gini(run, q, label="y", score="s", exact=True)
     Fraction(7, 12)
     """
-    parts = _auc_parts(run, source, label, score, weight, exact, "the Gini coefficient")
-    if parts is None:
-        return float("nan")
-    twice, m1, m0, integral = parts
-    if integral:
-        f = Fraction(twice - m1 * m0, m1 * m0)
-        return f if exact else float(f)
-    return 2 * (twice / 2 / (m1 * m0)) - 1
+    auc = _auc_value(
+        _auc_parts(run, source, label, score, weight, exact, "the Gini coefficient"), True)
+    gini = 2 * auc - 1  # exact while the AUC is a Fraction, rounded once below
+    return gini if exact or not isinstance(gini, Fraction) else float(gini)
 
 
 def sql_ks(

@@ -367,6 +367,22 @@ def describe(value: Any) -> str:
     return text if len(text) <= 120 else text[:117] + "..."
 
 
+def judge_number_list(case: dict, expected: Any, given: Any) -> str | None:
+    """Judge of a function answer whose output is a list of numbers: equal to the
+    reference within 1e-9, else the reason (``None`` when right)."""
+    if isinstance(given, dict) and "__error__" in given:
+        return f"raised {given['__error__']}"
+    try:
+        arr = np.asarray(given, dtype=float).ravel()
+    except (TypeError, ValueError):
+        return f"expected a list of numbers, got {describe(given)}"
+    if arr.size != len(expected):
+        return f"expected {len(expected)} numbers, got {arr.size}"
+    if np.allclose(arr, expected, rtol=0, atol=1e-9):
+        return None
+    return f"expected {describe(expected)}, got {describe(arr.tolist())}"
+
+
 def as_number(answer: Any) -> Fraction | float:
     """Normalize a numeric answer to a Fraction (exact forms) or a float.
 

@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
 
 import numpy as np
 
 from .. import rank_average, roc_auc, soft_auc
-from ._core import FunctionSpec, Mistake, approx, describe, exact, function_exercise, value_exercise
+from ._core import (
+    FunctionSpec,
+    Mistake,
+    approx,
+    exact,
+    function_exercise,
+    judge_number_list,
+    value_exercise,
+)
 from ._hints import HINTS
 from .ch03 import TABLE1_B, TABLE1_TEXT, TABLE1_Y
 
@@ -33,20 +40,6 @@ def _ranks_unnormalized(scores):
 
 def _raw_mean(scores):
     return [float(v) for v in np.mean(np.asarray(scores, dtype=float), axis=0)]
-
-
-def _judge_list(case: dict, expected: Any, given: Any) -> str | None:
-    if isinstance(given, dict) and "__error__" in given:
-        return f"raised {given['__error__']}"
-    try:
-        arr = np.asarray(given, dtype=float).ravel()
-    except (TypeError, ValueError):
-        return f"expected a list of numbers, got {describe(given)}"
-    if arr.size != len(expected):
-        return f"expected {len(expected)} numbers, got {arr.size}"
-    if np.allclose(arr, expected, rtol=0, atol=1e-9):
-        return None
-    return f"expected {describe(expected)}, got {describe(arr.tolist())}"
 
 
 def _rank_cases(seed: int) -> list[dict]:
@@ -154,7 +147,7 @@ def rank_average_answer(scores):
     return np.mean(ranks, axis=0).tolist()
 ''',
         spec=FunctionSpec(
-            reference=_rank_reference, cases=_rank_cases, judge=_judge_list,
+            reference=_rank_reference, cases=_rank_cases, judge=judge_number_list,
             wrong_versions=(
                 (_ranks_no_ties, "Tied scores must share their average rank; the answer "
                                  "breaks ties by position."),

@@ -5,11 +5,18 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-import numpy as np
 import sympy
 
 from ._cases import uniform_cases
-from ._core import FunctionSpec, Mistake, approx, describe, function_exercise, value_exercise, yes_no
+from ._core import (
+    FunctionSpec,
+    Mistake,
+    approx,
+    function_exercise,
+    judge_number_list,
+    value_exercise,
+    yes_no,
+)
 
 _t = sympy.Symbol("t")
 _A = sympy.Rational(5, 6)
@@ -32,20 +39,6 @@ _N_001 = next(n for n in range(2, 100000, 2) if auc_variance(n // 2, n // 2) <= 
 
 def _sample_positive(u):
     return [math.sqrt(v) for v in u]
-
-
-def _judge_list(case, expected, given):
-    if isinstance(given, dict) and "__error__" in given:
-        return f"raised {given['__error__']}"
-    try:
-        arr = np.asarray(given, dtype=float).ravel()
-    except (TypeError, ValueError):
-        return f"expected a list of numbers, got {describe(given)}"
-    if arr.size != len(expected):
-        return f"expected {len(expected)} numbers, got {arr.size}"
-    if np.allclose(arr, expected, rtol=0, atol=1e-9):
-        return None
-    return f"expected {describe(expected)}, got {describe(arr.tolist())}"
 
 
 EXERCISES = [
@@ -146,7 +139,7 @@ def sample_positive(u):
     return [math.sqrt(v) for v in u]
 ''',
         spec=FunctionSpec(
-            reference=_sample_positive, cases=uniform_cases, judge=_judge_list,
+            reference=_sample_positive, cases=uniform_cases, judge=judge_number_list,
             wrong_versions=(
                 (lambda u: [1 - math.sqrt(1 - v) for v in u],
                  "This is the negatives' inverse CDF (density 2 - 2b); the positives have "
