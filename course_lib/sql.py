@@ -30,6 +30,7 @@ quotes, the exact integer type, integer division and the finiteness test.
 from __future__ import annotations
 
 import re
+import uuid
 import warnings
 from decimal import Decimal
 from fractions import Fraction
@@ -49,10 +50,12 @@ __all__ = [
     "Relation",
     "SqlChecks",
     "SqlKs",
+    "SqlEvaluation",
     "DuckDBRunner",
     "SparkRunner",
     "relation",
     "checks_sql",
+    "score_groups_sql",
     "roc_points_sql",
     "auc_sql",
     "ks_sql",
@@ -68,6 +71,7 @@ __all__ = [
     "sql_lift_curve",
     "sql_gains_table",
     "sql_binned_auc",
+    "sql_evaluation",
 ]
 
 
@@ -110,6 +114,9 @@ class Relation(NamedTuple):
     score: str
     weight: str | None
     dialect: Dialect
+    #: True when ``source`` is the table of :func:`score_groups_sql` (one row per
+    #: distinct score) rather than the rows themselves.
+    grouped: bool = False
 
 
 class SqlChecks(NamedTuple):
@@ -133,6 +140,16 @@ class SqlKs(NamedTuple):
     ks: float | Fraction
     threshold: float
     rate: float
+
+
+class SqlEvaluation(NamedTuple):
+    """What :func:`sql_evaluation` computes from one grouping of the scores."""
+
+    auc: float | Fraction
+    gini: float | Fraction
+    ks: SqlKs
+    gains_table: pd.DataFrame
+    checks: SqlChecks
 
 
 # ------------------------------------------------------------------------ identifiers
@@ -316,19 +333,32 @@ def _rows(r: Relation, exact_weights: bool) -> str:
     return f"SELECT {', '.join(cols)} FROM {r.source}"
 
 
-def _groups(r: Relation, exact_weights: bool = False, *, keep_empty: bool = False) -> str:
-    """CTEs ``rows_``, ``groups_`` (s, pos, neg), ``cum_`` (s, pos, neg, tp, fp) and
-    ``tot_`` (m1, m0). Groups of zero weight are dropped unless ``keep_empty``."""
+def _group_columns(r: Relation) -> str:
     if r.weight is None:
-        agg = "SUM(y) AS pos, COUNT(*) - SUM(y) AS neg"
-        having = ""
-    else:
-        agg = "SUM(y * w) AS pos, SUM((1 - y) * w) AS neg"
-        # objects of zero weight add no vertex
-        having = "" if keep_empty else " HAVING SUM(w) > 0"
+        return "SUM(y) AS pos, COUNT(*) - SUM(y) AS neg"
+    return "SUM(y * w) AS pos, SUM((1 - y) * w) AS neg"
+
+
+def _groups(r: Relation, exact_weights: bool = False, *, keep_empty: bool = False) -> str:
+    """CTEs ``groups_`` (s, pos, neg), ``cum_`` (s, pos, neg, tp, fp) and ``tot_``
+    (m1, m0), after ``rows_`` unless ``r`` is already grouped. Groups of zero weight are
+    dropped unless ``keep_empty``."""
+    if r.grouped:
+        # the table of score_groups_sql, cumulated once: no window to run again
+        if r.weight is not None:
+            cols, where = "pos, neg, tp, fp", "" if keep_empty else " WHERE pos + neg > 0"
+        else:
+            cols, where = "n1 AS pos, n0 AS neg, cn1 AS tp, cn0 AS fp", ""
+        return (
+            f"WITH cum_ AS (SELECT s, {cols} FROM {r.source}{where}),\n"
+            "groups_ AS (SELECT s, pos, neg FROM cum_),\n"
+            "tot_ AS (SELECT SUM(pos) AS m1, SUM(neg) AS m0 FROM groups_)"
+        )
+    # objects of zero weight add no vertex
+    having = "" if r.weight is None or keep_empty else " HAVING SUM(w) > 0"
     return (
         f"WITH rows_ AS ({_rows(r, exact_weights)}),\n"
-        f"groups_ AS (SELECT s, {agg} FROM rows_ GROUP BY s{having}),\n"
+        f"groups_ AS (SELECT s, {_group_columns(r)} FROM rows_ GROUP BY s{having}),\n"
         f"cum_ AS (SELECT s, pos, neg, SUM(pos) {_CUMULATIVE} AS tp, "
         f"SUM(neg) {_CUMULATIVE} AS fp FROM groups_),\n"
         "tot_ AS (SELECT SUM(pos) AS m1, SUM(neg) AS m0 FROM groups_)"
@@ -341,6 +371,39 @@ def _exact(expr: str, r: Relation, exact: bool) -> str:
 
 def _is_exact(r: Relation, exact_weights: bool) -> bool:
     return r.weight is None or exact_weights
+
+
+def score_groups_sql(r: Relation, *, exact_weights: bool = False) -> str:
+    """One row per distinct score with its class weights and their cumulative sums:
+    ``s, pos, neg, tp, fp, n1, n0, cn1, cn0``.
+
+    ``pos``, ``neg`` weigh (or count) each class at score ``s``, ``tp``, ``fp`` sum them
+    over the scores ``>= s``; ``n1``, ``n0``, ``cn1``, ``cn0`` are the same for counts
+    (equal to the former without weights). Every curve of this module reads this table,
+    so an engine can compute it once, keep it (:meth:`DuckDBRunner.keep`) and answer
+    several questions from it without another sort (:func:`sql_evaluation`).
+
+    >>> print(score_groups_sql(relation("t", label="y", score="s")).splitlines()[-1])
+    FROM cum_
+    """
+    if r.grouped:
+        raise ValueError("the relation is already grouped by score")
+    # counts as BIGINT (DuckDB would sum them in HUGEINT): fewer bytes to sort
+    counts = "CAST(SUM(y) AS BIGINT) AS n1, CAST(COUNT(*) - SUM(y) AS BIGINT) AS n0"
+    pairs = [("n1", "cn1"), ("n0", "cn0")]
+    if r.weight is None:  # the weights are the counts: two windows, not four
+        columns, extra = counts, "n1 AS pos, n0 AS neg, cn1 AS tp, cn0 AS fp"
+    else:
+        columns, extra = f"{_group_columns(r)}, {counts}", "pos, neg, tp, fp"
+        pairs += [("pos", "tp"), ("neg", "fp")]
+    sums = ", ".join(f"SUM({a}) {_CUMULATIVE} AS {b}" for a, b in pairs)
+    return (
+        f"WITH rows_ AS ({_rows(r, exact_weights)}),\n"
+        f"groups_ AS (SELECT s, {columns} FROM rows_ GROUP BY s),\n"
+        f"cum_ AS (SELECT *, {sums} FROM groups_)\n"
+        f"SELECT s, {extra}, n1, n0, cn1, cn0\n"
+        "FROM cum_"
+    )
 
 
 def checks_sql(r: Relation) -> str:
@@ -560,6 +623,12 @@ def binned_auc_sql(r: Relation, *, num_bins: int = 1000) -> str:
 # ---------------------------------------------------------------------------- runners
 
 
+def _temporary_name(d: Dialect) -> str:
+    """A fresh quoted name for a temporary table (never shown in a result)."""
+    return _quote(f"course_lib_groups_{uuid.uuid4().hex}", d)
+
+
+
 class DuckDBRunner:
     """Runs SQL on DuckDB, embedded: nothing to start.
 
@@ -610,6 +679,20 @@ class DuckDBRunner:
         except duckdb.Error as exc:
             raise ValueError(f"cannot read the source {source_sql}: {exc}") from None
         return [(name, str(kind)) for name, kind, *_ in cur.description]
+
+    def keep(self, sql: str) -> str:
+        """Store the result of a query in a new temporary table; return its quoted name.
+
+        DuckDB spills the table to its temporary directory when it exceeds the
+        connection's ``memory_limit``. :meth:`release` drops it.
+        """
+        name = _temporary_name(self.dialect)
+        self.connection.execute(f"CREATE TEMPORARY TABLE {name} AS {sql}")
+        return name
+
+    def release(self, name: str) -> None:
+        """Drop a table made by :meth:`keep`."""
+        self.connection.execute(f"DROP TABLE IF EXISTS {name}")
 
     def check_query(self, query: str) -> None:
         """Raise ValueError unless ``query`` is exactly one SELECT statement."""
@@ -669,6 +752,18 @@ class SparkRunner:
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise ValueError(f"cannot read the source {source_sql}: {first}") from None
         return [(f.name, f.dataType.simpleString()) for f in schema.fields]
+
+    def keep(self, sql: str) -> str:
+        """Compute a query once and cache it in the executors' memory (``CACHE TABLE``)
+        under a new temporary view; return its quoted name. :meth:`release` drops it."""
+        name = _temporary_name(self.dialect)
+        self.session.sql(f"CACHE TABLE {name} AS {sql}")
+        return name
+
+    def release(self, name: str) -> None:
+        """Uncache and drop a view made by :meth:`keep`."""
+        self.session.sql(f"UNCACHE TABLE IF EXISTS {name}")
+        self.session.sql(f"DROP VIEW IF EXISTS {name}")
 
     def check_query(self, query: str) -> None:
         """Nothing to do before :meth:`columns`: Spark analyses the query placed in a
@@ -846,8 +941,12 @@ def _auc_parts(
     c, r, ew = _prepare(run, source, label, score, weight, exact)
     if _one_class(c, what):
         return None
-    ((twice, m1, m0, *_),) = run.fetch(auc_sql(r, exact_weights=ew))
-    if weight is None or ew:
+    return _auc_row(run.fetch(auc_sql(r, exact_weights=ew)), weight is None or ew)
+
+
+def _auc_row(rows: list[tuple], integral: bool) -> tuple[Any, Any, Any, bool]:
+    ((twice, m1, m0, *_),) = rows
+    if integral:
         return _int(twice), _int(m1), _int(m0), True
     return float(twice), float(m1), float(m0), False
 
@@ -948,8 +1047,11 @@ def sql_ks(
     c, r, ew = _prepare(run, source, label, score, weight, exact)
     if _one_class(c, "the KS statistic"):
         return SqlKs(float("nan"), float("nan"), float("nan"))
-    ((thr, tp, fp, gap, m1, m0, ks, rate),) = run.fetch(ks_sql(r, exact_weights=ew))
-    integral = weight is None or ew
+    return _ks_row(run.fetch(ks_sql(r, exact_weights=ew)), weight is None or ew, exact)
+
+
+def _ks_row(rows: list[tuple], integral: bool, exact: bool) -> SqlKs:
+    ((thr, tp, fp, gap, m1, m0, ks, rate),) = rows
     if (_int(gap) if integral else float(gap)) <= 0:
         return SqlKs(Fraction(0) if exact else 0.0, float("inf"), 0.0)
     if integral:
@@ -1025,7 +1127,10 @@ def sql_gains_table(
     if k > c.n:
         raise ValueError(f"n_bins must be between 1 and the number of samples {c.n}, got {k}")
     _need(c, "gains table")
-    rows = run.fetch(gains_table_sql(r, n_bins=k))
+    return _gains_frame(run.fetch(gains_table_sql(r, n_bins=k)))
+
+
+def _gains_frame(rows: list[tuple]) -> pd.DataFrame:
     data = {name: [row[i + 1] for row in rows] for i, name in enumerate(GAINS_TABLE_COLUMNS)}
     frame = pd.DataFrame(
         {
@@ -1071,3 +1176,58 @@ def sql_binned_auc(
     if exact:
         raise ValueError("exact=True needs no weights")
     return float(twice) / 2 / (float(m1) * float(m0))
+
+
+def sql_evaluation(
+    run: Any,
+    source: str,
+    *,
+    label: str,
+    score: str,
+    weight: str | None = None,
+    n_bins: int = 10,
+    exact: bool = False,
+) -> SqlEvaluation:
+    """The AUC, Gini, KS statistic and gains table of one score, reading the data twice.
+
+    The functions :func:`sql_roc_auc`, :func:`sql_ks` and :func:`sql_gains_table` each
+    read the whole source twice: once to check it, once to group it by score. This one
+    checks the source once, keeps its :func:`score_groups_sql` table (one row per
+    distinct score) in the engine (``run.keep``), computes the three results from that
+    small table and drops it. The results are those of the three functions: the AUC,
+    Gini and KS weighted when there is a weight column, exact as there (``exact``), and
+    the gains table unweighted, with ``n_bins`` bins.
+
+    Raises
+    ------
+    ValueError
+        On invalid data, a bad ``n_bins``, or when one class is missing (the gains
+        table needs both).
+
+    Examples
+    --------
+    >>> run = DuckDBRunner()
+    >>> q = ("SELECT * FROM (VALUES (0, 0.5), (0, 0.1), (0, 0.2), (1, 0.6), (1, 0.2), "
+    ...      "(1, 0.3), (0, 0.0)) v(y, s)")
+    >>> e = sql_evaluation(run, q, label="y", score="s", n_bins=4, exact=True)
+    >>> e.auc, e.gini, e.ks.ks, e.gains_table["N"].tolist()
+    (Fraction(19, 24), Fraction(7, 12), Fraction(1, 2), [2, 3, 1, 1])
+    """
+    k = _check_bins(n_bins, "n_bins")
+    c, r, ew = _prepare(run, source, label, score, weight, exact)
+    if k > c.n:
+        raise ValueError(f"n_bins must be between 1 and the number of samples {c.n}, got {k}")
+    _need(c, "evaluation (AUC, KS and gains table)")
+    name = run.keep(score_groups_sql(r, exact_weights=ew))
+    try:
+        g = r._replace(source=name, grouped=True)
+        integral = weight is None or ew
+        auc = _auc_value(_auc_row(run.fetch(auc_sql(g, exact_weights=ew)), integral), True)
+        ks = _ks_row(run.fetch(ks_sql(g, exact_weights=ew)), integral, exact)
+        table = _gains_frame(run.fetch(gains_table_sql(g, n_bins=k)))
+    finally:
+        run.release(name)
+    gini = 2 * auc - 1
+    if not exact and isinstance(auc, Fraction):
+        auc, gini = float(auc), float(gini)
+    return SqlEvaluation(auc, gini, ks, table, c)

@@ -31,6 +31,7 @@ from course_lib.sql import (
     relation,
     sql_binned_auc,
     sql_checks,
+    sql_evaluation,
     sql_gain_curve,
     sql_gains_table,
     sql_gini,
@@ -401,6 +402,47 @@ def test_exact_needs_integer_weights_and_n_bins_must_fit(run_t):
         relation("t", label="y", score="s", dialect="oracle")
 
 
+def check_evaluation(run, case: dict) -> None:
+    """sql_evaluation (one grouping kept in the engine) gives course_lib's AUC, Gini, KS
+    and gains table, exact where the counts are integers."""
+    y, s, w = case["y"], case["s"], case["w"]
+    exact = integral(case)
+    n_bins = min(10, y.size)
+    if y.sum() in (0, y.size):
+        with pytest.raises(ValueError, match="only one class present"):
+            sql_evaluation(run, source(case), label="y", score="s", weight=weight_col(case))
+        return
+    e = sql_evaluation(run, source(case), label="y", score="s", weight=weight_col(case),
+                       n_bins=n_bins, exact=exact)
+    auc = cl.roc_auc(y, s, sample_weight=w, exact=exact)
+    if exact:
+        assert (e.auc, e.gini) == (auc, 2 * auc - 1)
+    else:
+        assert (e.auc, e.gini) == (pytest.approx(auc, abs=TOL), pytest.approx(2 * auc - 1, abs=TOL))
+    kc = cl.ks_curve(y, s, sample_weight=w)
+    assert float(e.ks.ks) == pytest.approx(kc.ks, abs=TOL)
+    if exact and kc.ks > 0:
+        assert (e.ks.threshold, e.ks.rate) == (kc.ks_threshold, pytest.approx(kc.ks_rate, abs=TOL))
+    pd.testing.assert_frame_equal(e.gains_table, cl.gains_table(y, s, n_bins=n_bins),
+                                  check_exact=False, rtol=0, atol=TOL)
+    assert (e.checks.n, e.checks.m1) == (y.size, pytest.approx(float(np.sum(y * (1 if w is None else w)))))
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: f"case{c['id']}")
+def test_evaluation_on_duckdb(duck, case):
+    check_evaluation(duck, case)
+
+
+def test_evaluation_leaves_no_table_behind_and_checks_first(duck):
+    before = duck.fetch("SELECT COUNT(*) FROM duckdb_tables()")
+    sql_evaluation(duck, source(CASES[0]), label="y", score="s")
+    assert duck.fetch("SELECT COUNT(*) FROM duckdb_tables()") == before
+    with pytest.raises(ValueError, match="n_bins must be between 1"):
+        sql_evaluation(duck, source(CASES[0]), label="y", score="s", n_bins=10**6)
+    with pytest.raises(ValueError, match="n_bins must be a positive integer"):
+        sql_evaluation(duck, source(CASES[0]), label="y", score="s", n_bins=0)
+
+
 # --------------------------------------------------------------------------- Spark
 
 SPARK_CASES = CASES[:20]
@@ -467,6 +509,13 @@ def check_case_spark(run, case: dict) -> None:
 @pytest.mark.parametrize("case", SPARK_CASES, ids=lambda c: f"case{c['id']}")
 def test_random_case_on_spark(spark_run, case):
     check_case_spark(spark_run, case)
+
+
+def test_evaluation_on_spark(spark_run):
+    """The grouping kept with CACHE TABLE gives the same results on Spark."""
+    for case in SPARK_CASES[:8]:
+        check_evaluation(spark_run, case)
+    assert not [t for t in spark_run.session.catalog.listTables() if "course_lib" in t.name]
 
 
 def test_curves_through_the_runner_on_spark(spark_run):
