@@ -3,10 +3,12 @@
 #
 #   make book               install, build the HTML book (warnings are errors), print its path
 #   make test               install, lint (ruff) and type-check (mypy), run every test:
-#                           library, facts, notebooks (nbval), book, browser
+#                           library, facts, notebooks (nbval), book, browser, SQL on
+#                           DuckDB and on Spark (pyspark installed, needs Java); one
+#                           pytest worker per core
 #   make check              ruff and mypy only (the fast inner loop is
 #                           .venv/bin/python -m pytest tests course_lib -m "not slow")
-#   make test-warehouse     install pyspark, run the SQL tests on Apache Spark (CI; needs Java)
+#   make test-warehouse     only the SQL tests on Apache Spark (for the warehouse chapter's authors)
 #   make notebooks          re-execute every chapter in place (for authors)
 #   make lab                JupyterLab on lab copies of the chapters (for instructors);
 #                           PORT=8888 IP=127.0.0.1 BROWSER=no|yes (default: yes only with a display)
@@ -43,8 +45,8 @@ check: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-# pyspark (about 490 MB) only for the Spark tests: neither `make book` nor `make test`
-# installs it. CI (.ci/run) runs them after `make test`.
+# pyspark (about 490 MB) for the Spark tests only: `make test` installs it, `make book`
+# does not. Without a Java runtime the Spark tests are skipped, saying why (in CI they fail).
 $(WAREHOUSE_STAMP): $(STAMP) requirements-warehouse.txt
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-warehouse.txt
 	touch $(WAREHOUSE_STAMP)
@@ -52,8 +54,13 @@ $(WAREHOUSE_STAMP): $(STAMP) requirements-warehouse.txt
 test-warehouse: $(WAREHOUSE_STAMP)
 	$(BIN)/python -m pytest -p no:cacheprovider tests/test_sql.py -m spark
 
-test: check
-	$(BIN)/python -m pytest tests course_lib $(NOTEBOOKS) $(BOOK_NOTEBOOKS) -m "not spark" \
+# pytest-xdist, one worker per core; --dist loadfile keeps the tests of a file in one
+# worker, so the cells of a notebook run in order in one kernel and the Spark session of
+# tests/test_sql.py starts once.
+PARALLEL := -n auto --dist loadfile
+
+test: check $(WAREHOUSE_STAMP)
+	$(BIN)/python -m pytest $(PARALLEL) tests course_lib $(NOTEBOOKS) $(BOOK_NOTEBOOKS) \
 	  --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
 
 # The stored outputs must not depend on the processor that produced them. This re-runs the
@@ -65,7 +72,7 @@ test: check
 OTHER_CPU := OPENBLAS_CORETYPE=Prescott NPY_DISABLE_CPU_FEATURES=X86_V3
 
 test-other-cpu: $(STAMP)
-	$(OTHER_CPU) $(BIN)/python -m pytest -p no:cacheprovider $(NOTEBOOKS) $(BOOK_NOTEBOOKS) \
+	$(OTHER_CPU) $(BIN)/python -m pytest $(PARALLEL) -p no:cacheprovider $(NOTEBOOKS) $(BOOK_NOTEBOOKS) \
 	  --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
 
 notebooks: $(STAMP)

@@ -33,7 +33,8 @@ def table1():
 
 
 def pytest_collection_modifyitems(config, items):
-    """A test that uses the Spark session is a ``spark`` test (``make test-warehouse``)."""
+    """A test that uses the Spark session is a ``spark`` test (``make test`` runs them;
+    ``make test-warehouse`` runs only them)."""
     for item in items:
         if "spark_run" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.spark)
