@@ -17,9 +17,9 @@ _TABLE = """
 | score $b$ | 0.5 | 0.1 | 0.2 | 0.6 | 0.2 | 0.3 | 0.0 |
 """
 
-_BRIER = sum((b - y) ** 2 for y, b in zip(_Y, _B)) / len(_Y)
-_ABS = sum(abs(b - y) for y, b in zip(_Y, _B)) / len(_Y)
-_ECE_ONE = abs(Fraction(sum(_Y), len(_Y)) - sum(_B) / len(_Y))
+_BRIER: Fraction = sum(((b - y) ** 2 for y, b in zip(_Y, _B)), Fraction(0)) / len(_Y)
+_ABS: Fraction = sum((abs(b - y) for y, b in zip(_Y, _B)), Fraction(0)) / len(_Y)
+_ECE_ONE: Fraction = abs(Fraction(sum(_Y), len(_Y)) - sum(_B, Fraction(0)) / len(_Y))
 
 # A hull segment from (1/4, 1/2) to (1/2, 1), positive share 1/5.
 _PI = Fraction(1, 5)
