@@ -257,8 +257,11 @@ def plot_hull_calibration(y_true: Any, y_score: Any, *, ax=None, title: str | No
     for k in range(1, hull.fpr.size):
         x = (hull.fpr[k] + hull.fpr[k - 1]) / 2
         yy = (hull.tpr[k] + hull.tpr[k - 1]) / 2
-        ax.text(x + 0.015, yy - 0.045, f"{values[k - 1]:.3g}", fontsize=8,
-                color=COLORS["point"], ha="left", va="top")
+        # above and to the left of the hull, away from the curve under it
+        left = hull.fpr[k] - hull.fpr[k - 1] > 0.02
+        ax.text(x - 0.03 if left else x + 0.03, yy + 0.03 if left else yy,
+                f"{values[k - 1]:.3g}", fontsize=8, color=COLORS["point"],
+                ha="right" if left else "left", va="bottom" if left else "center")
     _unit_square(ax, "FPR", "TPR", title=title)
     _legend_below(ax, ncols=2, offset=0.14)
     return ax
