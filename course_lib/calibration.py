@@ -392,7 +392,8 @@ def expected_calibration_error(
     objects: the definition of Naeini, Cooper & Hauskrecht (2015) and of Guo et al.
     (2017), applied to the probability of class 1. (Guo et al. bin the *confidence*
     ``max(p, 1 - p)`` of the predicted class instead; for two classes that folds the
-    diagram at 1/2 and gives another number.) The value depends on the bins: more
+    diagram at 1/2 and gives another number; they also use 15 bins, where the
+    default here is 10.) The value depends on the bins: more
     bins show more of the sampling noise, fewer bins let errors of opposite sign in
     one bin cancel.
 
