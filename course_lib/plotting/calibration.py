@@ -257,11 +257,18 @@ def plot_hull_calibration(y_true: Any, y_score: Any, *, ax=None, title: str | No
     for k in range(1, hull.fpr.size):
         x = (hull.fpr[k] + hull.fpr[k - 1]) / 2
         yy = (hull.tpr[k] + hull.tpr[k - 1]) / 2
-        # above and to the left of the hull, away from the curve under it
-        left = hull.fpr[k] - hull.fpr[k - 1] > 0.02
-        ax.text(x - 0.03 if left else x + 0.03, yy + 0.03 if left else yy,
-                f"{values[k - 1]:.3g}", fontsize=8, color=COLORS["point"],
-                ha="right" if left else "left", va="bottom" if left else "center")
+        # above and to the left of the hull, away from the curve under it; near the
+        # top edge (under the title) below the hull instead
+        label = f"{values[k - 1]:.3g}"
+        if hull.fpr[k] - hull.fpr[k - 1] <= 0.02:  # vertical: to its right
+            ax.text(x + 0.03, yy, label, fontsize=8, color=COLORS["point"],
+                    ha="left", va="center")
+        elif yy > 0.9:
+            ax.text(x, yy - 0.05, label, fontsize=8, color=COLORS["point"],
+                    ha="center", va="top")
+        else:
+            ax.text(x - 0.03, yy + 0.03, label, fontsize=8, color=COLORS["point"],
+                    ha="right", va="bottom")
     _unit_square(ax, "FPR", "TPR", title=title)
     _legend_below(ax, ncols=2, offset=0.14)
     return ax
