@@ -235,6 +235,32 @@ from .optimize import rank_average, soft_auc, soft_auc_gradient
 
 __all__ += ["rank_average", "soft_auc", "soft_auc_gradient"]
 
+from .calibration import (
+    BrierDecomposition,
+    IsotonicMap,
+    PlattMap,
+    ReliabilityCurve,
+    brier_decomposition,
+    brier_score,
+    calibration_curve,
+    expected_calibration_error,
+    isotonic_calibration,
+    platt_scaling,
+)
+
+__all__ += [
+    "BrierDecomposition",
+    "IsotonicMap",
+    "PlattMap",
+    "ReliabilityCurve",
+    "brier_decomposition",
+    "brier_score",
+    "calibration_curve",
+    "expected_calibration_error",
+    "isotonic_calibration",
+    "platt_scaling",
+]
+
 # sql.py imports duckdb (and pyspark) only when a runner is made
 from .sql import (
     DUCKDB,

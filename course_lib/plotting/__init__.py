@@ -141,3 +141,17 @@ __all__ += [
     "plot_mean_sd",
     "plot_sample_histogram",
 ]
+
+from .calibration import (
+    plot_calibration_maps,
+    plot_expected_scores,
+    plot_hull_calibration,
+    plot_reliability,
+)
+
+__all__ += [
+    "plot_calibration_maps",
+    "plot_expected_scores",
+    "plot_hull_calibration",
+    "plot_reliability",
+]

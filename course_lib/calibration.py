@@ -1,0 +1,639 @@
+"""Calibration: do the scores mean what they say, as probabilities?
+
+A score is *calibrated* when, among the objects scored ``p``, a share ``p`` is positive.
+Ranking measures (the ROC curve, the AUC) look only at the order of the scores, so they
+cannot see calibration; the functions here can:
+
+* :func:`calibration_curve` -- the reliability diagram: mean label against mean
+  probability per bin (as :func:`sklearn.calibration.calibration_curve`, plus weights);
+* :func:`brier_score` -- the mean squared difference between probability and label
+  (Brier 1950), and :func:`brier_decomposition` -- Murphy's (1973) reliability,
+  resolution and uncertainty on bins;
+* :func:`expected_calibration_error` -- the weighted mean gap between the mean label
+  and the mean probability per bin (Naeini et al. 2015; Guo et al. 2017);
+* :func:`platt_scaling` and :func:`isotonic_calibration` -- two calibration maps fitted
+  on labelled scores (Platt 1999; Zadrozny & Elkan 2002), each returned as a small
+  named tuple that is also a function of new scores.
+
+Binning rule (every binned function)
+------------------------------------
+``strategy="uniform"`` cuts [0, 1] into ``n_bins`` equal intervals; ``"quantile"``
+puts the edges at the quantiles of the probabilities (with weights: the quantiles of
+the data with each row repeated as often as its integer weight says, numpy's default
+"linear" interpolation); ``"unique"`` makes one bin per distinct probability. The bins
+are closed on the right: a probability equal to an inner edge belongs to the bin
+*below* it, the first bin is ``[e0, e1]`` and bin ``k`` is ``(e_k, e_{k+1}]``
+(``numpy.searchsorted`` on the inner edges, as scikit-learn 1.9 does). Bins without
+weight are dropped.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Literal, NamedTuple
+
+import numpy as np
+
+from ._checks import (
+    check_binary,
+    check_flag,
+    check_scores,
+    class_totals,
+    integer_weights,
+    need_classes,
+)
+from ._groups import score_groups
+
+__all__ = [
+    "ReliabilityCurve",
+    "BrierDecomposition",
+    "PlattMap",
+    "IsotonicMap",
+    "calibration_curve",
+    "brier_score",
+    "brier_decomposition",
+    "expected_calibration_error",
+    "platt_scaling",
+    "isotonic_calibration",
+]
+
+Strategy = Literal["uniform", "quantile", "unique"]
+_STRATEGIES = ("uniform", "quantile", "unique")
+
+
+class ReliabilityCurve(NamedTuple):
+    """Points of a reliability diagram, one per non-empty bin, by increasing bin.
+
+    ``prob_true`` is the (weighted) share of positives in the bin, ``prob_pred`` the
+    (weighted) mean probability, ``counts`` the number of objects (int) or, with
+    weights, the total weight (float) of the bin.
+    """
+
+    prob_true: np.ndarray
+    prob_pred: np.ndarray
+    counts: np.ndarray
+
+
+class BrierDecomposition(NamedTuple):
+    """Murphy's decomposition of the Brier score on bins.
+
+    ``brier = reliability - resolution + uncertainty + within_bin``; ``within_bin``
+    is zero when the probabilities are constant within each bin.
+    """
+
+    reliability: float
+    resolution: float
+    uncertainty: float
+    within_bin: float
+
+
+def _sigmoid(z: np.ndarray) -> np.ndarray:
+    """``1 / (1 + exp(-z))`` without overflow for large ``|z|``."""
+    e = np.exp(-np.abs(z))
+    return np.where(z >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
+
+
+class PlattMap(NamedTuple):
+    """The map ``p = 1 / (1 + exp(-(a s + b)))`` fitted by :func:`platt_scaling`.
+
+    Call it on scores to get probabilities: ``PlattMap(a, b)(scores)``.
+    """
+
+    a: float
+    b: float
+
+    def __call__(self, y_score: Any) -> np.ndarray:
+        s = _check_values(y_score, "y_score")
+        return _sigmoid(self.a * s + self.b)
+
+
+class IsotonicMap(NamedTuple):
+    """The step map fitted by :func:`isotonic_calibration`.
+
+    ``thresholds`` are the distinct training scores (with positive weight), increasing;
+    ``values`` the calibrated probability of each (non-decreasing; Fractions in an
+    object array when fitted with ``exact=True``). Called on scores it interpolates
+    linearly between thresholds and clips outside them, as
+    ``IsotonicRegression(out_of_bounds="clip").predict`` does; on a training score it
+    returns that score's value.
+    """
+
+    thresholds: np.ndarray
+    values: np.ndarray
+
+    def __call__(self, y_score: Any) -> np.ndarray:
+        s = _check_values(y_score, "y_score")
+        return np.interp(s, self.thresholds, np.asarray(self.values, dtype=np.float64))
+
+
+# ----------------------------------------------------------------------- validation
+def _check_values(values: Any, name: str) -> np.ndarray:
+    return check_scores(values, name=name)
+
+
+def _check_prob(
+    y_true: Any, y_prob: Any, sample_weight: Any
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Labels, probabilities in [0, 1] and weights (None or float64), validated."""
+    y, p, w = check_binary(y_true, y_prob, sample_weight, on_inexact="convert")
+    p = p.astype(np.float64, copy=False)
+    if p.min() < 0 or p.max() > 1:
+        bad = p.min() if p.min() < 0 else p.max()
+        raise ValueError(f"y_prob must hold probabilities in [0, 1]; found {float(bad)!r}")
+    if w is not None and not w.sum() > 0:
+        raise ValueError("sample_weight must not be all zero")
+    return y, p, w
+
+
+def _check_bins(n_bins: Any, strategy: Any) -> int:
+    if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 1:
+        raise ValueError(f"n_bins must be a positive int, got {n_bins!r}")
+    if strategy not in _STRATEGIES:
+        raise ValueError(
+            f"strategy must be 'uniform', 'quantile' or 'unique', got {strategy!r}"
+        )
+    return int(n_bins)
+
+
+# ------------------------------------------------------------------------- binning
+def _repeated_quantiles(p: np.ndarray, w: np.ndarray | None, n_bins: int) -> np.ndarray:
+    """``numpy.percentile`` edges of ``p`` with each row repeated ``w`` times.
+
+    The arithmetic is numpy's "linear" method step by step (virtual index
+    ``(n - 1) q``, its floor, and numpy's two-sided lerp), so with integer weights the
+    edges are bit for bit those of the repeated data; fractional weights enter the same
+    formula through their cumulative sums.
+    """
+    q = np.linspace(0.0, 1.0, n_bins + 1) * 100 / 100  # as np.percentile(q * 100)
+    order = np.argsort(p, kind="stable")
+    v = p[order]
+    if w is None:
+        return np.percentile(p, np.linspace(0.0, 1.0, n_bins + 1) * 100)
+    cum = np.cumsum(w[order])
+    total = cum[-1]
+    virtual = (total - 1) * q
+    prev = np.floor(virtual)
+    gamma = virtual - prev
+    last = total - 1
+
+    def element(j: np.ndarray) -> np.ndarray:
+        k = np.searchsorted(cum, np.clip(j, 0, None), side="right")
+        return v[np.minimum(k, v.size - 1)]
+
+    a = np.where(virtual >= last, v[-1], element(prev))
+    b = np.where(virtual >= last, v[-1], element(prev + 1))
+    diff = b - a
+    return np.where(gamma >= 0.5, b - diff * (1 - gamma), a + diff * gamma)
+
+
+def _bin_ids(p: np.ndarray, w: np.ndarray | None, n_bins: int, strategy: str) -> np.ndarray:
+    if strategy == "unique":
+        return np.unique(p, return_inverse=True)[1].ravel()
+    if strategy == "uniform":
+        edges = np.linspace(0.0, 1.0, n_bins + 1)
+    else:
+        edges = _repeated_quantiles(p, w, n_bins)
+    return np.searchsorted(edges[1:-1], p)
+
+
+def _binned(
+    y: np.ndarray, p: np.ndarray, w: np.ndarray | None, n_bins: int, strategy: str
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per non-empty bin: weight, sum of w*y, sum of w*p; and each object's bin."""
+    ids = _bin_ids(p, w, n_bins, strategy)
+    size = int(ids.max()) + 1
+    yf = y.astype(np.float64)
+    if w is None:
+        total = np.bincount(ids, minlength=size)
+        sum_y = np.bincount(ids, weights=yf, minlength=size)
+        sum_p = np.bincount(ids, weights=p, minlength=size)
+    else:
+        total = np.bincount(ids, weights=w, minlength=size)
+        sum_y = np.bincount(ids, weights=w * yf, minlength=size)
+        sum_p = np.bincount(ids, weights=w * p, minlength=size)
+    keep = total > 0
+    rank = np.cumsum(keep) - 1  # old bin -> index among the kept bins
+    return total[keep], sum_y[keep], sum_p[keep], rank[ids]
+
+
+# ------------------------------------------------------------------------- metrics
+def calibration_curve(
+    y_true: Any,
+    y_prob: Any,
+    *,
+    n_bins: int = 10,
+    strategy: Strategy = "uniform",
+    sample_weight: Any = None,
+) -> ReliabilityCurve:
+    """The reliability diagram: share of positives against mean probability, per bin.
+
+    Without weights, ``prob_true`` and ``prob_pred`` equal those of
+    :func:`sklearn.calibration.calibration_curve` with the same ``n_bins`` and
+    ``strategy`` (scikit-learn's default ``n_bins`` is 5, this one's is 10). With
+    integer weights they equal scikit-learn's on the data with each row repeated.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Labels 0/1 or bool.
+    y_prob : array-like of shape (n,)
+        Probabilities of class 1, in [0, 1].
+    n_bins : int, default 10
+        Number of bins (ignored by ``strategy="unique"``).
+    strategy : {"uniform", "quantile", "unique"}, default "uniform"
+        Equal-width bins on [0, 1], bins at the quantiles of ``y_prob``, or one bin
+        per distinct probability. A probability on an inner edge belongs to the bin
+        below the edge (see the module's docstring).
+    sample_weight : array-like of shape (n,), optional
+        Non-negative weights, not all zero.
+
+    Returns
+    -------
+    ReliabilityCurve
+        ``(prob_true, prob_pred, counts)`` for the non-empty bins, in bin order.
+
+    Raises
+    ------
+    ValueError
+        If a probability is outside [0, 1], ``n_bins`` is not a positive int, the
+        strategy is unknown, or the input is otherwise invalid.
+
+    Examples
+    --------
+    Table 1 with two bins: [0, 0.5] holds six objects with two positives, (0.5, 1]
+    holds the object scored 0.6, a positive:
+
+    >>> y = [0, 0, 0, 1, 1, 1, 0]
+    >>> b = [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0]
+    >>> c = calibration_curve(y, b, n_bins=2)
+    >>> c.prob_true.round(4).tolist(), c.prob_pred.round(4).tolist(), c.counts.tolist()
+    ([0.3333, 1.0], [0.2167, 0.6], [6, 1])
+    """
+    n_bins = _check_bins(n_bins, strategy)
+    y, p, w = _check_prob(y_true, y_prob, sample_weight)
+    total, sum_y, sum_p, _ = _binned(y, p, w, n_bins, strategy)
+    return ReliabilityCurve(sum_y / total, sum_p / total, total)
+
+
+def brier_score(y_true: Any, y_prob: Any, *, sample_weight: Any = None) -> float:
+    """The Brier score: the (weighted) mean of ``(p_i - y_i)**2``.
+
+    Equal to :func:`sklearn.metrics.brier_score_loss` for binary labels. It is 0 for
+    sure and right answers, 1 for sure and wrong ones, 0.25 for the constant 1/2.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Labels 0/1 or bool.
+    y_prob : array-like of shape (n,)
+        Probabilities of class 1, in [0, 1].
+    sample_weight : array-like of shape (n,), optional
+        Non-negative weights, not all zero.
+
+    Returns
+    -------
+    float
+        The Brier score, in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        If a probability is outside [0, 1] or the input is otherwise invalid.
+
+    Examples
+    --------
+    >>> round(brier_score([1, 0], [0.9, 0.2]), 4)   # (0.1**2 + 0.2**2) / 2
+    0.025
+    """
+    y, p, w = _check_prob(y_true, y_prob, sample_weight)
+    return float(np.average((p - y) ** 2, weights=w))
+
+
+def brier_decomposition(
+    y_true: Any,
+    y_prob: Any,
+    *,
+    n_bins: int = 10,
+    strategy: Strategy = "uniform",
+    sample_weight: Any = None,
+) -> BrierDecomposition:
+    """Murphy's (1973) decomposition of the Brier score on bins.
+
+    With bins ``k`` of weight share ``n_k / n``, mean probability ``f_k``, share of
+    positives ``o_k`` and overall share of positives ``o``:
+
+    * reliability ``= sum_k (n_k / n) (f_k - o_k)**2`` (0 for calibrated bins; lower
+      is better),
+    * resolution ``= sum_k (n_k / n) (o_k - o)**2`` (how far the bins' outcomes are
+      from the base rate; higher is better),
+    * uncertainty ``= o (1 - o)`` (the Brier score of the constant ``o``: a property
+      of the data, not of the scores),
+
+    and ``brier = reliability - resolution + uncertainty + within_bin``. The identity
+    without ``within_bin`` is Murphy's, exact when the probabilities are constant
+    within each bin (``strategy="unique"`` always). Otherwise the bins hide a part of
+    the score: ``within_bin = (1/n) sum_i [(p_i - f_k)**2 - 2 (p_i - f_k)(y_i - o_k)]``,
+    the within-bin variance minus twice the within-bin covariance of Stephenson,
+    Coelho & Jolliffe (2008), and the binned reliability and resolution depend on
+    the bins chosen.
+
+    Parameters
+    ----------
+    y_true, y_prob, n_bins, strategy, sample_weight
+        As in :func:`calibration_curve`.
+
+    Returns
+    -------
+    BrierDecomposition
+        ``(reliability, resolution, uncertainty, within_bin)``.
+
+    Raises
+    ------
+    ValueError
+        As :func:`calibration_curve`.
+
+    Examples
+    --------
+    Probabilities constant within bins: the identity is exact.
+
+    >>> y = [1, 0, 0, 1, 1, 0]
+    >>> p = [0.2, 0.2, 0.2, 0.8, 0.8, 0.8]
+    >>> d = brier_decomposition(y, p, strategy="unique")
+    >>> [round(v, 4) for v in d]
+    [0.0178, 0.0278, 0.25, 0.0]
+    >>> round(d.reliability - d.resolution + d.uncertainty, 4), round(brier_score(y, p), 4)
+    (0.24, 0.24)
+    """
+    n_bins = _check_bins(n_bins, strategy)
+    y, p, w = _check_prob(y_true, y_prob, sample_weight)
+    total, sum_y, sum_p, ids = _binned(y, p, w, n_bins, strategy)
+    weight = float(total.sum())
+    f, o = sum_p / total, sum_y / total
+    base = float(sum_y.sum()) / weight
+    reliability = float(np.dot(total, (f - o) ** 2)) / weight
+    resolution = float(np.dot(total, (o - base) ** 2)) / weight
+    dp = p - f[ids]
+    within = np.average(dp**2 - 2 * dp * (y - o[ids]), weights=w)
+    return BrierDecomposition(reliability, resolution, base * (1 - base), float(within))
+
+
+def expected_calibration_error(
+    y_true: Any,
+    y_prob: Any,
+    *,
+    n_bins: int = 10,
+    strategy: Strategy = "uniform",
+    sample_weight: Any = None,
+) -> float:
+    """The expected calibration error: ``sum_k (n_k / n) |o_k - f_k|`` over bins.
+
+    ``o_k`` is the share of positives and ``f_k`` the mean probability of bin ``k``
+    (the points of :func:`calibration_curve`), weighted by the bin's share of the
+    objects: the definition of Naeini, Cooper & Hauskrecht (2015) and of Guo et al.
+    (2017), applied to the probability of class 1. (Guo et al. bin the *confidence*
+    ``max(p, 1 - p)`` of the predicted class instead; for two classes that folds the
+    diagram at 1/2 and gives another number; they also use 15 bins, where the
+    default here is 10.) The value depends on the bins: more
+    bins show more of the sampling noise, fewer bins let errors of opposite sign in
+    one bin cancel.
+
+    Parameters
+    ----------
+    y_true, y_prob, n_bins, strategy, sample_weight
+        As in :func:`calibration_curve`.
+
+    Returns
+    -------
+    float
+        The ECE, in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        As :func:`calibration_curve`.
+
+    Examples
+    --------
+    One bin of probability 0.8 holding two positives of three: |2/3 - 0.8|.
+
+    >>> round(expected_calibration_error([1, 1, 0], [0.8, 0.8, 0.8]), 4)
+    0.1333
+    """
+    c = calibration_curve(
+        y_true, y_prob, n_bins=n_bins, strategy=strategy, sample_weight=sample_weight
+    )
+    return float(np.dot(c.counts, np.abs(c.prob_true - c.prob_pred)) / c.counts.sum())
+
+
+# ---------------------------------------------------------------------- the maps
+def _need_two_values(s: np.ndarray, w: np.ndarray | None) -> None:
+    live = s if w is None else s[w > 0]
+    if live.min() == live.max():
+        raise ValueError("y_score must take at least two distinct values (with positive weight)")
+
+
+def platt_scaling(
+    y_true: Any,
+    y_score: Any,
+    *,
+    sample_weight: Any = None,
+    targets: Literal["platt", "labels"] = "platt",
+) -> PlattMap:
+    """Fit ``p = 1 / (1 + exp(-(a s + b)))`` to labelled scores by maximum likelihood.
+
+    Platt (1999) fits the sigmoid to *smoothed targets*: a positive counts as
+    ``(m1 + 1) / (m1 + 2)`` and a negative as ``1 / (m0 + 2)`` (``m1``, ``m0`` the
+    class totals, weighted if there are weights), so that the fit never reaches a
+    probability of exactly 0 or 1 and always exists. That is ``targets="platt"``,
+    the default, and what ``CalibratedClassifierCV(method="sigmoid")`` of
+    scikit-learn 1.9 does (its ``_sigmoid_calibration`` returns ``(-a, -b)``).
+    ``targets="labels"`` fits the labels themselves: plain logistic regression of
+    the label on the score, as ``LogisticRegression`` without penalty; it exists
+    only when the classes overlap in score.
+
+    The cross-entropy is convex in ``(a, b)``; it is minimised by Newton's method with
+    step halving (as Lin, Lin & Weng 2007 recommend for Platt's fit) on standardized
+    scores, until the step no longer changes the parameters.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Labels 0/1 or bool; both classes present (with positive weight).
+    y_score : array-like of shape (n,)
+        Scores (any real numbers), at least two distinct values.
+    sample_weight : array-like of shape (n,), optional
+        Non-negative weights.
+    targets : {"platt", "labels"}, default "platt"
+        Platt's smoothed targets, or the 0/1 labels.
+
+    Returns
+    -------
+    PlattMap
+        ``(a, b)``; call it on scores to get calibrated probabilities.
+
+    Raises
+    ------
+    ValueError
+        If one class is missing, the scores are constant, ``targets="labels"`` and the
+        scores separate the classes (no finite maximum exists), or the input is
+        otherwise invalid.
+
+    Examples
+    --------
+    >>> y = [0, 0, 1, 0, 1, 1, 1]
+    >>> s = [-2.0, -1.0, -0.5, 0.5, 1.0, 2.0, 0.3]
+    >>> m = platt_scaling(y, s, targets="labels")
+    >>> round(m.a, 4), round(m.b, 4)
+    (1.4957, 0.3706)
+    >>> m([0.0, 1.0]).round(4).tolist()
+    [0.5916, 0.866]
+    >>> round(platt_scaling(y, s).a, 4)   # Platt's targets pull towards 1/2
+    0.7197
+    """
+    if targets not in ("platt", "labels"):
+        raise ValueError(f"targets must be 'platt' or 'labels', got {targets!r}")
+    y, s, w = check_binary(y_true, y_score, sample_weight, on_inexact="convert")
+    s = s.astype(np.float64, copy=False)
+    m1, m0 = class_totals(y, w)
+    need_classes(m1, m0, "Platt scaling", warn=False)
+    _need_two_values(s, w)
+    if targets == "platt":
+        t = np.where(y, (m1 + 1.0) / (m1 + 2.0), 1.0 / (m0 + 2.0))
+    else:
+        live = np.ones(y.size, dtype=bool) if w is None else w > 0
+        pos, neg = s[y & live], s[~y & live]
+        if not (neg.max() > pos.min() and pos.max() > neg.min()):
+            raise ValueError(
+                "the scores separate the classes, so the sigmoid of maximum likelihood "
+                "has an infinite slope; use targets='platt'"
+            )
+        t = y.astype(np.float64)
+    ww = np.ones(y.size) if w is None else w
+    ww = ww / ww.sum()
+    centre = float(np.dot(ww, s))
+    scale = float(np.sqrt(np.dot(ww, (s - centre) ** 2)))
+    x = (s - centre) / scale
+
+    def loss(theta: np.ndarray) -> float:
+        z = theta[0] * x + theta[1]
+        # -t log sigmoid(z) - (1 - t) log(1 - sigmoid(z))
+        return float(np.dot(ww, np.logaddexp(0.0, z) - t * z))
+
+    theta = np.array([0.0, np.log((m1 + 1.0) / (m0 + 1.0))])
+    current = loss(theta)
+    for _ in range(200):
+        q = _sigmoid(theta[0] * x + theta[1])
+        g = np.array([np.dot(ww, (q - t) * x), np.dot(ww, q - t)])
+        h = ww * q * (1 - q)
+        hess = np.array([[np.dot(h, x * x), np.dot(h, x)], [np.dot(h, x), h.sum()]])
+        step = np.linalg.solve(hess, g)
+        size = 1.0
+        while True:
+            trial = theta - size * step
+            value = loss(trial)
+            if value <= current or size < 1e-10:
+                break
+            size /= 2
+        moved = np.abs(trial - theta).max()
+        if value > current:
+            break
+        theta, current = trial, value
+        if moved <= 1e-15 * max(1.0, np.abs(theta).max()):
+            break
+    a = float(theta[0] / scale)
+    return PlattMap(a, float(theta[1] - a * centre))
+
+
+def isotonic_calibration(
+    y_true: Any,
+    y_score: Any,
+    *,
+    sample_weight: Any = None,
+    exact: bool = False,
+) -> IsotonicMap:
+    """The non-decreasing map of the scores closest to the labels: pool adjacent violators.
+
+    Among all non-decreasing functions ``g``, the one that minimises the (weighted)
+    Brier score ``sum_i w_i (g(s_i) - y_i)**2`` (Zadrozny & Elkan 2002). Objects with
+    equal scores get one value (scikit-learn's ties: the labels of a tie are averaged
+    first), and objects of zero weight are dropped, so the values equal those of
+    :class:`sklearn.isotonic.IsotonicRegression` (which, unlike this function, also
+    merges scores closer than about 1e-15). Each value is the share of positives of a
+    block of consecutive scores; the blocks are the segments of the ROC convex hull
+    (Fawcett & Niculescu-Mizil 2007).
+
+    Pool adjacent violators: walk the distinct scores upwards keeping a stack of blocks
+    (weight of positives, total weight); while the last block's share is not above the
+    one before it, merge the two. Shares are compared by cross-multiplying the sums,
+    and each value is one division of the block's two sums at the end, so with integer
+    weights every value is the correctly rounded share.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Labels 0/1 or bool.
+    y_score : array-like of shape (n,)
+        Scores.
+    sample_weight : array-like of shape (n,), optional
+        Non-negative weights, not all zero.
+    exact : bool, default False
+        Values as :class:`fractions.Fraction` (needs no weights or integer weights).
+
+    Returns
+    -------
+    IsotonicMap
+        ``(thresholds, values)``; call it on scores to get calibrated probabilities.
+
+    Raises
+    ------
+    ValueError
+        If the weights are all zero, ``exact=True`` with fractional weights, or the
+        input is otherwise invalid.
+
+    Examples
+    --------
+    Table 1: the tie at 0.2 (one positive, one negative) is pooled first, then the
+    scores 0.3 and 0.5 join it:
+
+    >>> y = [0, 0, 0, 1, 1, 1, 0]
+    >>> b = [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0]
+    >>> m = isotonic_calibration(y, b, exact=True)
+    >>> m.thresholds.tolist()
+    [0.0, 0.1, 0.2, 0.3, 0.5, 0.6]
+    >>> [str(v) for v in m.values]
+    ['0', '0', '1/2', '1/2', '1/2', '1']
+    >>> m([0.25, 0.55, 0.9]).round(4).tolist()
+    [0.5, 0.75, 1.0]
+    """
+    y, s, w = check_binary(y_true, y_score, sample_weight, on_inexact="convert")
+    s = s.astype(np.float64, copy=False)
+    if check_flag(exact, "exact"):
+        integer_weights(w)
+    if w is not None and not w.sum() > 0:
+        raise ValueError("sample_weight must not be all zero")
+    g = score_groups(y, s, w)
+    live = (g.pos + g.neg) > 0
+    scores = g.scores[live][::-1]
+    pos = g.pos[live][::-1]
+    tot = (g.pos + g.neg)[live][::-1]
+    # the stack of blocks: (positives, total, number of distinct scores)
+    bp: list = []
+    bt: list = []
+    bn: list[int] = []
+    for p_k, t_k in zip(pos.tolist(), tot.tolist()):
+        bp.append(p_k)
+        bt.append(t_k)
+        bn.append(1)
+        while len(bp) > 1 and bp[-1] * bt[-2] <= bp[-2] * bt[-1]:
+            p_k, t_k, n_k = bp.pop(), bt.pop(), bn.pop()
+            bp[-1] += p_k
+            bt[-1] += t_k
+            bn[-1] += n_k
+    if exact:
+        block = [Fraction(int(p_k), int(t_k)) for p_k, t_k in zip(bp, bt)]
+        values = np.empty(scores.size, dtype=object)
+        values[:] = [v for v, n_k in zip(block, bn) for _ in range(n_k)]
+    else:
+        shares = np.array(bp, dtype=np.float64) / np.array(bt, dtype=np.float64)
+        values = np.repeat(shares, bn)
+    return IsotonicMap(scores.astype(np.float64), values)
