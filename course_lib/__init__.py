@@ -231,6 +231,26 @@ __all__ += [
     "vertical_average",
 ]
 
+from .multiclass import (
+    OVO_AVERAGES,
+    OVR_AVERAGES,
+    PairwiseAuc,
+    ovo_auc,
+    ovr_auc,
+    ovr_roc_curves,
+    pairwise_auc,
+)
+
+__all__ += [
+    "OVO_AVERAGES",
+    "OVR_AVERAGES",
+    "PairwiseAuc",
+    "ovo_auc",
+    "ovr_auc",
+    "ovr_roc_curves",
+    "pairwise_auc",
+]
+
 from .optimize import rank_average, soft_auc, soft_auc_gradient
 
 __all__ += ["rank_average", "soft_auc", "soft_auc_gradient"]

@@ -141,3 +141,7 @@ __all__ += [
     "plot_mean_sd",
     "plot_sample_histogram",
 ]
+
+from .multiclass import plot_ovr_roc, plot_pairwise_auc
+
+__all__ += ["plot_ovr_roc", "plot_pairwise_auc"]
