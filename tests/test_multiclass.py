@@ -337,3 +337,16 @@ def test_options_are_keyword_only():
         ovr_auc([0, 1, 2], P3, "macro")  # type: ignore[misc]
     with pytest.raises(TypeError):
         ovo_auc([0, 1, 2], P3, "macro")  # type: ignore[misc]
+
+
+def test_micro_can_lose_pairs_while_every_class_is_ranked_perfectly():
+    """Chapter 16's claim, on probabilities (rows sum to 1): every one-vs-rest area is 1,
+    yet a timid probability of the right class (0.4) sits below a confident one of a
+    wrong class elsewhere (0.45), so the micro average is below 1. Oracle: scikit-learn."""
+    y = np.array([0, 1, 2])
+    P = np.array([[0.4, 0.3, 0.3], [0.05, 0.5, 0.45], [0.0, 0.1, 0.9]])
+    assert ovr_auc(y, P) == 1.0 == roc_auc_score(y, P, multi_class="ovr")
+    micro = ovr_auc(y, P, average="micro", exact=True)
+    assert micro < 1
+    assert float(micro) == pytest.approx(
+        roc_auc_score(y, P, multi_class="ovr", average="micro"), abs=TOL)
