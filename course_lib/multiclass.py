@@ -43,7 +43,7 @@ sense only when the columns are on one scale).
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple, overload
 
 import numpy as np
 import pandas as pd
@@ -209,6 +209,28 @@ def _ovr_areas(p: _Prepared, exact: bool) -> list:
     ]
 
 
+@overload
+def ovr_auc(
+    y_true: Any,
+    y_score: Any,
+    *,
+    average: None,
+    labels: Any = None,
+    sample_weight: Any = None,
+    exact: bool = False,
+    probabilities: bool = True,
+) -> np.ndarray: ...
+@overload
+def ovr_auc(
+    y_true: Any,
+    y_score: Any,
+    *,
+    average: Literal["macro", "weighted", "micro"] = "macro",
+    labels: Any = None,
+    sample_weight: Any = None,
+    exact: bool = False,
+    probabilities: bool = True,
+) -> float | Fraction: ...
 def ovr_auc(
     y_true: Any,
     y_score: Any,

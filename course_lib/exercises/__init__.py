@@ -116,8 +116,7 @@ SOLUTION_IMPORTS = (
 
 
 def _collect() -> Mapping[str, Exercise]:
-    from . import ch01, ch02, ch03, ch04, ch05, ch06, ch07, ch08, ch09, ch10, ch11, ch12, ch13, ch14
-    from . import ch16
+    from . import ch01, ch02, ch03, ch04, ch05, ch06, ch07, ch08, ch09, ch10, ch11, ch12, ch13, ch14, ch16
 
     out: dict[str, Exercise] = {}
     for module in (ch01, ch02, ch03, ch04, ch05, ch06, ch07, ch08, ch09, ch10, ch11, ch12,
