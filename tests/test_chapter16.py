@@ -163,6 +163,8 @@ def test_cultivar_2_four_times_as_common(data):
         for name, av in [("macro", "macro"), ("weighted", "weighted"), ("micro", "micro")]:
             assert g(f"w4_{name}_{key}") == pytest.approx(
                 roc_auc_score(ry, rP, multi_class="ovr", average=av), abs=TOL)
+        assert g(f"w4_ovow_{key}") == pytest.approx(
+            roc_auc_score(ry, rP, multi_class="ovo", average="weighted"), abs=TOL)
         m4 = roc_auc_score(ry, rP, multi_class="ovo", average="macro")
         assert g(f"w4_m_{key}") == pytest.approx(m4, abs=TOL)
         assert m4 == pytest.approx(roc_auc_score(y, P, multi_class="ovo"), abs=1e-12)
