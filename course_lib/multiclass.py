@@ -387,7 +387,7 @@ def ovo_auc(
         As in :func:`ovr_auc`.
     average : {"macro", "weighted"}, default "macro"
         ``"macro"``: ``M``, the plain mean of ``A(i, j)`` over the ``c (c - 1) / 2``
-        pairs of classes (Hand and Till 2001, eq. 7); ``"weighted"``: the mean weighted
+        pairs of classes (Hand and Till 2001); ``"weighted"``: the mean weighted
         by ``n_i + n_j``, the number (total weight) of objects of the pair, as
         :func:`sklearn.metrics.roc_auc_score` with ``multi_class="ovo"`` does.
 

@@ -97,7 +97,7 @@ def test_the_averages_and_their_disagreement(data):
 
 
 def test_hand_till_m_exact_fraction(data):
-    """Hand and Till (2001), section 3: M = mean over pairs of (A(i|j) + A(j|i))/2, the
+    """Hand and Till (2001), their definition: M = mean over pairs of (A(i|j) + A(j|i))/2, the
     A from scipy's Mann-Whitney U; the chapter's fraction is exactly this."""
     y, models = data
     for key, P in models.items():
@@ -111,7 +111,7 @@ def test_hand_till_m_exact_fraction(data):
 
 def test_pairwise_table_values(data):
     """A(i|j) = roc_auc_score of column i on the objects of classes i and j (Hand and
-    Till 2001, section 3)."""
+    Till 2001, their definition)."""
     y, models = data
 
     def a(key, i, j):
