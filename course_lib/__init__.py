@@ -231,6 +231,26 @@ __all__ += [
     "vertical_average",
 ]
 
+from .multiclass import (
+    OVO_AVERAGES,
+    OVR_AVERAGES,
+    PairwiseAuc,
+    ovo_auc,
+    ovr_auc,
+    ovr_roc_curves,
+    pairwise_auc,
+)
+
+__all__ += [
+    "OVO_AVERAGES",
+    "OVR_AVERAGES",
+    "PairwiseAuc",
+    "ovo_auc",
+    "ovr_auc",
+    "ovr_roc_curves",
+    "pairwise_auc",
+]
+
 from .optimize import rank_average, soft_auc, soft_auc_gradient
 
 __all__ += ["rank_average", "soft_auc", "soft_auc_gradient"]
@@ -270,6 +290,7 @@ from .sql import (
     Relation,
     SparkRunner,
     SqlChecks,
+    SqlEvaluation,
     SqlKs,
     auc_sql,
     binned_auc_sql,
@@ -279,8 +300,10 @@ from .sql import (
     ks_sql,
     relation,
     roc_points_sql,
+    score_groups_sql,
     sql_binned_auc,
     sql_checks,
+    sql_evaluation,
     sql_gain_curve,
     sql_gains_table,
     sql_gini,
@@ -298,6 +321,7 @@ __all__ += [
     "Relation",
     "SparkRunner",
     "SqlChecks",
+    "SqlEvaluation",
     "SqlKs",
     "auc_sql",
     "binned_auc_sql",
@@ -307,8 +331,10 @@ __all__ += [
     "ks_sql",
     "relation",
     "roc_points_sql",
+    "score_groups_sql",
     "sql_binned_auc",
     "sql_checks",
+    "sql_evaluation",
     "sql_gain_curve",
     "sql_gains_table",
     "sql_gini",

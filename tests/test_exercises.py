@@ -62,7 +62,7 @@ def test_exercises_for_is_in_book_order_and_validates():
     chapters = [e.chapter for e in REGISTRY.values()]
     assert chapters == sorted(chapters)
     assert exercises_for(3)[0].id == "auc-pairs-table1"
-    for bad in (0, 15, "3", True):
+    for bad in (0, 18, "3", True):
         with pytest.raises(ValueError):
             exercises_for(bad)
 

@@ -76,6 +76,7 @@ The solution code runs with the names of ``SOLUTION_IMPORTS`` (``Fraction``, ``m
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
@@ -115,12 +116,16 @@ SOLUTION_IMPORTS = (
 )
 
 
+#: The chapters with exercises: one module ``chNN.py`` each, found in this package.
+CHAPTERS: tuple[int, ...] = tuple(sorted(
+    int(path.stem[2:]) for path in Path(__file__).parent.glob("ch[0-9][0-9].py")))
+
+
 def _collect() -> Mapping[str, Exercise]:
-    from . import ch01, ch02, ch03, ch04, ch05, ch06, ch07, ch08, ch09, ch10, ch11, ch12, ch13, ch14, ch15
+    from importlib import import_module
 
     out: dict[str, Exercise] = {}
-    for module in (ch01, ch02, ch03, ch04, ch05, ch06, ch07, ch08, ch09, ch10, ch11, ch12,
-                   ch13, ch14, ch15):
+    for module in (import_module(f"{__name__}.ch{n:02d}") for n in CHAPTERS):
         for ex in module.EXERCISES:
             if ex.id in out:
                 raise RuntimeError(f"duplicate exercise id {ex.id!r}")
@@ -146,8 +151,9 @@ def exercises_for(chapter: int) -> list[Exercise]:
     >>> [ex.id for ex in exercises_for(3)][:1]
     ['auc-pairs-table1']
     """
-    if not isinstance(chapter, int) or isinstance(chapter, bool) or not 1 <= chapter <= 17:
-        raise ValueError(f"chapter must be an int in 1..17, got {chapter!r}")
+    if not isinstance(chapter, int) or isinstance(chapter, bool) or chapter not in CHAPTERS:
+        raise ValueError(
+            f"chapter must be an int in {CHAPTERS[0]}..{CHAPTERS[-1]}, got {chapter!r}")
     return [ex for ex in REGISTRY.values() if ex.chapter == chapter]
 
 

@@ -155,3 +155,7 @@ __all__ += [
     "plot_hull_calibration",
     "plot_reliability",
 ]
+
+from .multiclass import plot_ovr_roc, plot_pairwise_auc
+
+__all__ += ["plot_ovr_roc", "plot_pairwise_auc"]
