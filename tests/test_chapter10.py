@@ -165,7 +165,7 @@ def test_plot_ks_chart_marks_the_gap_where_ks_puts_it():
         plt.close(ax.get_figure())
         rate = float(MODEL.ks(share).positive_rate)
         np.testing.assert_allclose(segment, [[rate, 0.25], [rate, 0.75]])
-        assert title.startswith(f"π = {share}: KS at rate ")
+        assert title.startswith(f"π = {share}: KS at RPP ")
 
 
 def test_plot_auc_pr_by_share_matches_the_closed_form():
