@@ -1,12 +1,13 @@
 """Gain, lift and Kolmogorov-Smirnov curves, the gains table and profit (syllabus ch. 8).
 
-Every curve here is read against the *positive rate* ``PR``: the share of objects called
-positive by the rule ``score >= threshold``. Walking the distinct scores in decreasing
-order, a group of equal scores with ``k1`` positives and ``k0`` negatives moves
+Every curve here is read against the *rate of positive predictions* ``RPP``: the share
+of objects called positive by the rule ``score >= threshold``. Walking the distinct
+scores in decreasing order, a group of equal scores with ``k1`` positives and ``k0``
+negatives moves
 
-* the gain curve (also called the Lorenz or CAP curve) from ``(PR, TPR)`` to
-  ``(PR + (k1 + k0)/n, TPR + k1/m1)``;
-* the KS chart's two curves ``TPR(PR)`` and ``FPR(PR)`` by ``k1/m1`` and ``k0/m0``.
+* the gain curve (also called the Lorenz or CAP curve) from ``(RPP, TPR)`` to
+  ``(RPP + (k1 + k0)/n, TPR + k1/m1)``;
+* the KS chart's two curves ``TPR(RPP)`` and ``FPR(RPP)`` by ``k1/m1`` and ``k0/m0``.
 
 Tied scores always move together, so a group of ties is one straight (diagonal) step,
 as on the ROC grid. Reading a curve *between* its vertices (:func:`gain_at`,
@@ -74,7 +75,7 @@ class _GainFields(NamedTuple):
 class GainCurve(CurveView, _GainFields):
     """Gain curve vertices: ``rate[k]``, ``tpr[k]`` for the rule ``score >= thresholds[k]``.
 
-    ``c.xy`` is ``(rate, tpr)`` and ``c.at(rate)`` the gain at a positive rate
+    ``c.xy`` is ``(rate, tpr)`` and ``c.at(rate)`` the gain at a rate of positive predictions
     (linear along a step, as :func:`gain_at`).
     """
 
@@ -210,7 +211,7 @@ def _non_negative(value: Any, name: str) -> float:
 
 
 def gain_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> GainCurve:
-    """The gain curve ``TPR(PR)``, one vertex per distinct score.
+    """The gain curve ``TPR(RPP)``, one vertex per distinct score.
 
     Parameters
     ----------
@@ -254,12 +255,12 @@ def gain_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> GainC
 
 
 def lift_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> LiftCurve:
-    """The lift curve ``TPR / PR`` against ``PR``, one vertex per distinct score.
+    """The lift curve ``TPR / RPP`` against ``RPP``, one vertex per distinct score.
 
     The lift says how many times more positives a selection catches than a random
-    selection of the same size. At ``PR = 0`` the ratio is 0/0; it is defined as its
+    selection of the same size. At ``RPP = 0`` the ratio is 0/0; it is defined as its
     limit from the right, which is the lift of the top group of equal scores (on the
-    first step of the gain curve ``TPR / PR`` is constant, the slope of that step).
+    first step of the gain curve ``TPR / RPP`` is constant, the slope of that step).
 
     Parameters
     ----------
@@ -285,7 +286,7 @@ def lift_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> LiftC
 
 
 def _lift_from_gain(g: GainCurve) -> LiftCurve:
-    """The lift curve of a computed gain curve (``lift[0]`` is the limit at PR = 0)."""
+    """The lift curve of a computed gain curve (``lift[0]`` is the limit at RPP = 0)."""
     lift = np.empty_like(g.tpr)
     lift[1:] = g.tpr[1:] / g.rate[1:]
     lift[0] = lift[1]
@@ -293,7 +294,7 @@ def _lift_from_gain(g: GainCurve) -> LiftCurve:
 
 
 def ks_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> KsCurve:
-    """The Kolmogorov-Smirnov chart: ``TPR(PR)`` and ``FPR(PR)`` and their largest gap.
+    """The Kolmogorov-Smirnov chart: ``TPR(RPP)`` and ``FPR(RPP)`` and their largest gap.
 
     The KS distance is ``max(TPR - FPR)`` over the thresholds, as in source D (not the
     absolute value: a scorer that ranks negatives first has KS 0). The gap is linear
@@ -417,7 +418,7 @@ def ks_statistic(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> flo
 def gain_at(
     y_true: Any, y_score: Any, rate: Any, *, sample_weight: Any = None
 ) -> float | np.ndarray:
-    """Read the gain curve at given positive rates (e.g. Gain-Top-10% at ``rate=0.1``).
+    """Read the gain curve at given rates of positive predictions (Gain-Top-10%: ``rate=0.1``).
 
     Between two vertices the curve is a straight line, so the value is interpolated
     linearly; inside a group of tied scores this is the share of positives caught on
@@ -437,7 +438,7 @@ def gain_at(
 
     Examples
     --------
-    Table 1 at PR = 0, 0.1, ..., 1 (7 objects: the top 10% is 0.7 of the top object):
+    Table 1 at RPP = 0, 0.1, ..., 1 (7 objects: the top 10% is 0.7 of the top object):
 
     >>> y = [0, 0, 0, 1, 1, 1, 0]
     >>> b = [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0]
@@ -446,7 +447,7 @@ def gain_at(
     >>> gain_at(y, b, np.linspace(0, 1, 11)).round(4).tolist()
     [0.0, 0.2333, 0.3333, 0.3667, 0.6, 0.75, 0.8667, 0.9833, 1.0, 1.0, 1.0]
 
-    At PR = 0.5 (3.5 objects) the tie at 0.2 (one positive, one negative, rates 3/7 to
+    At RPP = 0.5 (3.5 objects) the tie at 0.2 (one positive, one negative, rates 3/7 to
     5/7) is a quarter of the way along: 2/3 + (1/4)(1/3) = 3/4.
     """
     r = _as_rates(rate)
@@ -456,7 +457,7 @@ def gain_at(
 def lift_at(
     y_true: Any, y_score: Any, rate: Any, *, sample_weight: Any = None
 ) -> float | np.ndarray:
-    """Read the lift ``TPR / PR`` at given positive rates (e.g. Lift-Top-10%).
+    """Read the lift ``TPR / RPP`` at given rates of positive predictions (e.g. Lift-Top-10%).
 
     ``TPR`` is read as in :func:`gain_at`; at ``rate = 0`` the lift is its limit, the
     lift of the top group of equal scores (see :func:`lift_curve`).
@@ -489,7 +490,7 @@ def lift_at(
 
 
 def lift_of_gain(curve: GainCurve, rate: Any) -> float | np.ndarray:
-    """The lift ``TPR / PR`` at given positive rates, read off a computed gain curve.
+    """The lift ``TPR / RPP`` at given rates of positive predictions, read off a gain curve.
 
     As :func:`lift_at`, without recomputing the curve (for plotting several rates).
 

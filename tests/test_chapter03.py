@@ -7,7 +7,7 @@ from fractions import Fraction
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
-from notebook_tools import cell_text, chapter, glued, stored
+from notebook_tools import cell_text, chapter, glued, load, stored
 
 import course_lib as cl
 from course_lib import plotting
@@ -40,6 +40,19 @@ def test_F13_chapter3_binarized_auc_is_balanced_accuracy():
     assert float(g["bal_acc"]) == stored(17 / 24)
     assert g["max_vertices"] == "3"
     assert float(g["largest_gap"]) < 1e-12
+
+
+def test_chapter3_c_statistic_is_the_auc():
+    """The c-statistic of medicine, counted over all 21 pairs of Table 1's objects (12
+    usable, one tie counting 1/2), is the AUC 19/24; the binarized answer's section is
+    the target the later chapters refer to."""
+    g = glued(CH3)
+    assert (g["c_pairs"], g["c_usable"]) == ("21", "12")
+    assert g["c_statistic"] == "'19/24'" == g["auc_exact"]
+    assert "21 pairs, 12 usable, 19/2 concordant: c = 19/24" in cell_text(CH3)
+    markdown = "\n".join("".join(c["source"]) for c in load(CH3)["cells"]
+                          if c["cell_type"] == "markdown")
+    assert "(sec-binarized-auc)=\n## The binarized answer" in markdown
 
 
 def test_chapter3_probability_and_source_g_slips():

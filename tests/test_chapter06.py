@@ -4,6 +4,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 from notebook_tools import cell_text, chapter, glued, stored
+from scipy.stats import somersd
 
 import course_lib as cl
 from course_lib import plotting
@@ -113,3 +114,36 @@ def test_plot_cap_without_ideal_or_shading():
     assert len(ax.collections) == 0
     assert ax.get_ylabel() == "share of positives (TPR)"
     plt.close(ax.get_figure())
+
+
+def test_chapter6_accuracy_ratio_and_somers_d_are_the_gini():
+    """Names met elsewhere: the accuracy ratio (CAP areas) and Somers' D of the score
+    given the label, scipy's somersd(y_true, y_score), both equal 2 AUC - 1 in the
+    chapter (Table 1 has a positive and a negative tied at 0.2); the other direction
+    does not."""
+    g = glued(CH6)
+    assert float(g["ar_t1"]) == stored(7 / 12)
+    assert float(g["somers_t1"]) == stored(7 / 12)
+    assert float(g["somers_15"]) == stored(17 / 27)
+    # D(label | score): the same 9 - 2 = 7 net pairs over the 20 pairs of different scores
+    assert float(g["somers_t1_rev"]) == stored(7 / 20)
+    text = cell_text(CH6)
+    assert "D(score | label)" in text and "D(label | score)" in text
+
+
+def test_somers_d_of_score_given_label_is_gini_on_random_data_with_ties():
+    """scipy.stats.somersd(y_true, y_score) = gini_normalized = 2 AUC - 1, many ties."""
+    rng = np.random.default_rng(612)
+    n_tied = 0
+    for _ in range(200):
+        n = int(rng.integers(2, 40))
+        y = rng.integers(0, 2, n)
+        y[:2] = [0, 1]
+        b = rng.integers(0, 5, n).astype(float)
+        if np.unique(b).size == 1:
+            continue  # scipy returns nan for a constant score (Gini is 0 there)
+        n_tied += bool(np.intersect1d(b[y == 1], b[y == 0]).size)
+        gini = float(cl.gini_normalized(y, b, exact=True))
+        assert somersd(y, b).statistic == pytest.approx(gini, abs=1e-12)
+        assert 2 * cl.roc_auc(y, b) - 1 == pytest.approx(gini, abs=1e-12)
+    assert n_tied > 100

@@ -156,3 +156,15 @@ def test_gain_vs_roc_figure_draws_both_curves():
     np.testing.assert_allclose(lines[0].get_xydata(), np.column_stack([roc.fpr, roc.tpr]))
     np.testing.assert_allclose(lines[1].get_xydata(), np.column_stack([gain.rate, gain.tpr]))
     plt.close(ax.get_figure())
+
+
+def test_chapter8_youden_j_maximum_is_the_ks_distance():
+    """Youden's J = TPR - FPR; its maximum over Table 1's thresholds is KS = 1/2, at the
+    KS threshold 0.2, where the balanced accuracy is (1 + J)/2 = 3/4."""
+    g = glued(CH8)
+    assert g["youden_max"] == "'1/2'" == g["ks1"]
+    assert float(g["youden_theta"]) == 0.2 == float(g["ks1_threshold"])
+    assert float(g["youden_ba"]) == 0.75
+    roc = cl.roc_curve(Y1, B1)
+    assert np.max(roc.tpr - roc.fpr) == cl.ks_statistic(Y1, B1) == 0.5
+    assert re.search(r"threshold +TPR +FPR +J\n", cell_text(CH8))

@@ -165,7 +165,7 @@ def test_plot_ks_chart_marks_the_gap_where_ks_puts_it():
         plt.close(ax.get_figure())
         rate = float(MODEL.ks(share).positive_rate)
         np.testing.assert_allclose(segment, [[rate, 0.25], [rate, 0.75]])
-        assert title.startswith(f"π = {share}: KS at rate ")
+        assert title.startswith(f"π = {share}: KS at RPP ")
 
 
 def test_plot_auc_pr_by_share_matches_the_closed_form():
@@ -176,3 +176,13 @@ def test_plot_auc_pr_by_share_matches_the_closed_form():
     for share in (0.1, 0.5, 0.9):
         k = int(np.flatnonzero(np.isclose(x, share))[0])
         assert y[k] == pytest.approx(float(MODEL.auc_pr(share)), abs=1e-12)
+
+
+def test_chapter10_binarized_answer_refers_back_to_chapter3():
+    """The binarized-AUC = balanced-accuracy derivation lives in chapter 3; chapter 10
+    refers to it and keeps the symbolic check on the model (identity 0, AUC 3/4)."""
+    markdown = "\n".join("".join(c["source"]) for c in load(CH10)["cells"]
+                         if c["cell_type"] == "markdown")
+    assert "{ref}`sec-binarized-auc`" in markdown
+    assert "triangle and a trapezoid" not in markdown
+    assert "(3/4, 0)" in cell_text(CH10)

@@ -8,7 +8,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
-from notebook_tools import cell_text, chapter, glued, stored
+from notebook_tools import cell_text, chapter, glued, load, stored
 
 from course_lib import plotting, roc_curve
 
@@ -135,3 +135,10 @@ def test_plot_feature_classes_counts_each_class():
     heights = [p.get_height() for p in ax.patches if hasattr(p, "get_height")]
     assert sum(heights[:2]) == 3  # the negatives' bars
     plt.close(ax.get_figure())
+
+
+def test_chapter12_binarized_answer_refers_back_to_chapter3():
+    """The binarized answer's area is derived once, in chapter 3; chapter 12 refers back."""
+    markdown = "\n".join("".join(c["source"]) for c in load(CH12)["cells"]
+                         if c["cell_type"] == "markdown")
+    assert "{ref}`sec-binarized-auc`" in markdown

@@ -64,7 +64,8 @@ HINTS = {
     "weighted_not_macro": "This is the support-weighted average; the macro average "
                           "gives every class the same weight.",
     "ks_wrong_axis": "The KS statistic was taken over the wrong axis: it is the largest "
-                     "TPR - FPR over thresholds, not TPR minus the positive rate (the "
+                     "TPR - FPR over thresholds, not TPR minus the rate of positive "
+                     "predictions RPP (the "
                      "gain curve's distance to the diagonal).",
     "ks_sign": "The KS statistic is max(TPR - FPR); this is max(FPR - TPR), the sign "
                "is reversed.",
@@ -159,7 +160,7 @@ def precision_mistakes(tp: Any, fp: Any, fn: Any) -> tuple[Mistake, ...]:
 
 
 def ks_over_rate(y: Any, b: Any) -> float:
-    """The wrong KS: max over thresholds of TPR - PR (the gain curve's gap)."""
+    """The wrong KS: max over thresholds of TPR - RPP (the gain curve's gap)."""
     yy = np.asarray(y).astype(bool)
     bb = np.asarray(b, dtype=float)
     best = 0.0

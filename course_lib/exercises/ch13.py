@@ -310,9 +310,10 @@ EXERCISES = [
 {_MODEL_TEXT}
 Positives are a share $\\pi = 0.1$ of the population. Find the largest value of
 $\\mathrm{{TPR}} - \\mathrm{{FPR}}$ over the thresholds, the threshold where it is reached,
-and the positive rate $\\mathrm{{PR}}$ (the share of all objects called positive) there.
+and the rate of positive predictions $\\mathrm{{RPP}}$ there (the share of all objects
+called positive; Dyakonov writes PR).
 Does the largest $\\mathrm{{TPR}} - \\mathrm{{FPR}}$ depend on the balance of the classes?
-Answer a tuple (KS, threshold, PR, depends on the balance: `True`/`False`).
+Answer a tuple (KS, threshold, RPP, depends on the balance: `True`/`False`).
 """,
         answer_name="ks_rare",
         solution_code="theta = sympy.Symbol('theta')\n"
@@ -327,18 +328,19 @@ Answer a tuple (KS, threshold, PR, depends on the balance: `True`/`False`).
             ks=exact(Fraction(1, 2)),
             threshold=exact(Fraction(1, 2)),
             positive_rate=exact(Fraction(3, 10), mistakes=[
-                Mistake(Fraction(1, 2), "That is the threshold; the positive rate is "
+                Mistake(Fraction(1, 2), "That is the threshold; the RPP is "
                                         "pi TPR + (1 - pi) FPR."),
-                Mistake(Fraction(3, 4), "That is the TPR; the positive rate is "
+                Mistake(Fraction(3, 4), "That is the TPR; the RPP is "
                                         "pi TPR + (1 - pi) FPR."),
-                Mistake(Fraction(1, 2) * Fraction(1, 10) + Fraction(1, 4),
-                        "PR = pi TPR + (1 - pi) FPR with TPR = 3/4 and FPR = 1/4.")]),
+                Mistake(Fraction(1, 10) * Fraction(3, 4) + Fraction(1, 4),
+                        "RPP = pi TPR + (1 - pi) FPR with TPR = 3/4 and FPR = 1/4: "
+                        "the FPR term needs its factor 1 - pi.")]),
             depends_on_balance=yes_no(False, hint="TPR and FPR are each computed within "
                                                   "one class, so their difference ignores "
                                                   "the balance.")),
         worked=(
             'TPR - FPR = 2 theta (1 - theta) is largest at theta = 1/2 (where the '
-            'densities cross), with value 1/2; there TPR = 3/4, FPR = 1/4 and PR = '
+            'densities cross), with value 1/2; there TPR = 3/4, FPR = 1/4 and RPP = '
             '0.1 x 3/4 + 0.9 x 1/4 = 3/10. TPR and FPR are computed within one class '
             'each, so the maximum does not depend on the balance.'
         ),

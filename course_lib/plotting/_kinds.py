@@ -19,7 +19,7 @@ from ..roc import roc_curve
 
 __all__ = ["CurveKind", "CURVE_KINDS", "curve_kind"]
 
-_RATE = "positive rate (share answered 1)"
+_RATE = "RPP (share answered 1)"
 
 
 def _diagonal(ax: Any, pi: Any, style: dict) -> None:
@@ -62,7 +62,7 @@ CURVE_KINDS: dict[str, CurveKind] = {
                     lambda m, pi: m.pr(pi), "best"),
     "gain": CurveKind(_RATE, "TPR", True, _diagonal, gain_curve,
                       lambda m, pi: m.gain(pi), "lower right"),
-    "lift": CurveKind(_RATE, "lift = TPR / positive rate", False, _lift_one, lift_curve,
+    "lift": CurveKind(_RATE, "lift = TPR / RPP", False, _lift_one, lift_curve,
                       lambda m, pi: m.lift(pi), "best"),
     "ks": CurveKind(_RATE, "TPR − FPR", False, _nothing, ks_curve,
                     lambda m, pi: m.ks_curve(pi), "best"),

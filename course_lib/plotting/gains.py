@@ -1,6 +1,6 @@
 """Figures of the business curves (chapter 8, source D's figures XA.9-XA.11).
 
-Every curve here is drawn against the positive rate ``PR``, the share of objects
+Every curve here is drawn against the rate of positive predictions ``RPP``, the share of objects
 selected from the top of the ranking. The curves come from :mod:`course_lib.gains` and
 :mod:`course_lib.roc`; these functions only draw them.
 """
@@ -25,7 +25,7 @@ __all__ = [
 ]
 
 _DECILES = np.linspace(0, 1, 11)
-_PR_LABEL = "PR, share of objects selected"
+_RPP_LABEL = "RPP, share of objects selected"
 
 
 def _positive_share(y_true: Any) -> float:
@@ -45,7 +45,7 @@ def plot_gain_curve(
     color: str | None = None,
     title: str | None = None,
 ):
-    """Draw the gain curve ``TPR(PR)`` with the random and the ideal curves (fig. XA.9).
+    """Draw the gain curve ``TPR(RPP)`` with the random and the ideal curves (fig. XA.9).
 
     Parameters
     ----------
@@ -55,9 +55,9 @@ def plot_gain_curve(
         Where to draw; a new figure if None.
     reference : bool
         Also draw the random scorer's diagonal and the ideal curve, which climbs to 1
-        at ``PR`` = the share of positives.
+        at ``RPP`` = the share of positives.
     deciles : bool
-        Mark the curve at ``PR = 0, 0.1, ..., 1``.
+        Mark the curve at ``RPP = 0, 0.1, ..., 1``.
     mark_rate : float, optional
         Mark and label the gain at this rate (e.g. 0.1 for Gain-Top-10%).
     label : str
@@ -95,9 +95,9 @@ def plot_gain_curve(
         g = curve.at(mark_rate)
         ax.plot([mark_rate], [g], "o", ms=8, mfc="none", mec=COLORS["point"], mew=2,
                 label="_mark")
-        ax.annotate(f"gain at PR = {mark_rate:g}: {g:.2f}", (mark_rate, g), xytext=(8, -4),
+        ax.annotate(f"gain at RPP = {mark_rate:g}: {g:.2f}", (mark_rate, g), xytext=(8, -4),
                     textcoords="offset points", va="top", color=COLORS["point"], fontsize=9)
-    _unit_square(ax, _PR_LABEL, "TPR (gain)")
+    _unit_square(ax, _RPP_LABEL, "TPR (gain)")
     ax.legend(loc="lower right")
     if title:
         ax.set_title(title)
@@ -114,7 +114,7 @@ def plot_lift_curve(
     mark_rate: float | None = None,
     title: str | None = None,
 ):
-    """Draw the lift curve ``TPR / PR`` against ``PR`` (source D, fig. XA.10).
+    """Draw the lift curve ``TPR / RPP`` against ``RPP`` (source D, fig. XA.10).
 
     Parameters
     ----------
@@ -123,10 +123,10 @@ def plot_lift_curve(
     ax : matplotlib Axes, optional
         Where to draw; a new figure if None.
     reference : bool
-        Also draw the random scorer's lift 1 and the ideal lift ``min(1/pi, 1/PR)``,
+        Also draw the random scorer's lift 1 and the ideal lift ``min(1/pi, 1/RPP)``,
         with ``pi`` the share of positives.
     deciles : bool
-        Mark the curve at ``PR = 0, 0.1, ..., 1`` (at 0: the lift of the top group).
+        Mark the curve at ``RPP = 0, 0.1, ..., 1`` (at 0: the lift of the top group).
     mark_rate : float, optional
         Mark and label the lift at this rate (e.g. 0.1 for Lift-Top-10%).
     title : str, optional
@@ -163,13 +163,13 @@ def plot_lift_curve(
         lift = lift_of_gain(gain, mark_rate)
         ax.plot([mark_rate], [lift], "o", ms=8, mfc="none", mec=COLORS["point"], mew=2,
                 label="_mark")
-        ax.annotate(f"lift at PR = {mark_rate:g}: {lift:.2f}", (mark_rate, lift),
+        ax.annotate(f"lift at RPP = {mark_rate:g}: {lift:.2f}", (mark_rate, lift),
                     xytext=(8, 4), textcoords="offset points", color=COLORS["point"],
                     fontsize=9)
     ax.set_xlim(-0.02, 1.02)
     ax.set_ylim(bottom=0)
-    ax.set_xlabel(_PR_LABEL)
-    ax.set_ylabel("lift = TPR / PR")
+    ax.set_xlabel(_RPP_LABEL)
+    ax.set_ylabel("lift = TPR / RPP")
     ax.legend(loc="upper right")
     if title:
         ax.set_title(title)
@@ -177,7 +177,7 @@ def plot_lift_curve(
 
 
 def plot_ks_curve(y_true: Any, y_score: Any, *, ax=None, title: str | None = None):
-    """Draw the KS chart: ``TPR(PR)`` and ``FPR(PR)``, the largest gap marked (fig. XA.11).
+    """Draw the KS chart: ``TPR(RPP)`` and ``FPR(RPP)``, the largest gap marked (fig. XA.11).
 
     The curves are those of :func:`course_lib.ks_curve` on a sample (for a score
     model's theoretical chart see ``plot_ks_chart``).
@@ -199,7 +199,7 @@ def plot_ks_curve(y_true: Any, y_score: Any, *, ax=None, title: str | None = Non
 
     Examples
     --------
-    Table 1: the gap 1/2 is at PR = 5/7, from FPR = 1/2 to TPR = 1:
+    Table 1: the gap 1/2 is at RPP = 5/7, from FPR = 1/2 to TPR = 1:
 
     >>> ax = plot_ks_curve([0, 0, 0, 1, 1, 1, 0], [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0])
     >>> [t.get_text() for t in ax.get_legend().get_texts()]
@@ -221,7 +221,7 @@ def plot_ks_curve(y_true: Any, y_score: Any, *, ax=None, title: str | None = Non
             marker="_", ms=10, mew=2, label="largest gap")
     ax.annotate(f"KS = {c.ks:.2f}", (c.ks_rate, (c.fpr[k] + c.tpr[k]) / 2), xytext=(6, 0),
                 textcoords="offset points", va="center", color=COLORS["point"], fontsize=9)
-    _unit_square(ax, _PR_LABEL, "share of the class selected")
+    _unit_square(ax, _RPP_LABEL, "share of the class selected")
     ax.legend(loc="lower right")
     if title:
         ax.set_title(title)
@@ -238,7 +238,7 @@ def plot_profit_curve(
     max_rate: float = 1.0,
     title: str | None = None,
 ):
-    """Draw the profit of contacting the top ``PR`` share, and mark the best cut-off.
+    """Draw the profit of contacting the top ``RPP`` share, and mark the best cut-off.
 
     Parameters
     ----------
@@ -250,7 +250,7 @@ def plot_profit_curve(
     ax : matplotlib Axes, optional
         Where to draw; a new figure if None.
     max_rate : float, default 1
-        Show ``PR`` from 0 to ``max_rate`` only (a zoom on the top of the ranking,
+        Show ``RPP`` from 0 to ``max_rate`` only (a zoom on the top of the ranking,
         where the best cut-off usually is); the vertical axis fits the part shown.
     title : str, optional
         Axes title.
@@ -266,7 +266,7 @@ def plot_profit_curve(
     >>> ax.get_lines()[0].get_ydata().tolist()
     [0.0, 2.0, 1.0, 3.0, 4.0, 3.0, 2.0]
     >>> [t.get_text() for t in ax.get_legend().get_texts()]
-    ['profit', 'best: 4 at PR = 0.71']
+    ['profit', 'best: 4 at RPP = 0.71']
     >>> plt.close(ax.get_figure())
     """
     c = profit_curve(y_true, y_score, cost=cost, revenue=revenue)
@@ -275,14 +275,14 @@ def plot_profit_curve(
     ax.plot(c.rate, c.profit, color=COLORS["curve"], lw=2, label="profit")
     ax.axhline(0, color=COLORS["grid"], lw=1, ls="--", label="_zero")
     ax.plot([c.best_rate], [c.best_profit], "o", ms=8, mfc="none", mec=COLORS["point"],
-            mew=2, label=f"best: {c.best_profit:,.0f} at PR = {c.best_rate:.2f}")
+            mew=2, label=f"best: {c.best_profit:,.0f} at RPP = {c.best_rate:.2f}")
     ax.set_xlim(-0.02 * max_rate, 1.02 * max_rate)
     if max_rate < 1:
         shown = c.profit[c.rate <= max_rate]
         low, high = min(float(shown.min()), 0.0), max(float(shown.max()), 0.0)
         pad = 0.06 * (high - low) if high > low else 1.0
         ax.set_ylim(low - pad, high + pad)
-    ax.set_xlabel(_PR_LABEL)
+    ax.set_xlabel(_RPP_LABEL)
     ax.set_ylabel(f"profit (contact {cost:g}, response {revenue:g})")
     ax.legend(loc="lower left")
     if title:
@@ -291,9 +291,9 @@ def plot_profit_curve(
 
 
 def plot_gain_vs_roc(y_true: Any, y_score: Any, *, ax=None, title: str | None = None):
-    """Draw the ROC curve ``TPR(FPR)`` and the gain curve ``TPR(PR)`` on one square.
+    """Draw the ROC curve ``TPR(FPR)`` and the gain curve ``TPR(RPP)`` on one square.
 
-    At every threshold ``PR = pi TPR + (1 - pi) FPR`` with ``pi`` the share of
+    At every threshold ``RPP = pi TPR + (1 - pi) FPR`` with ``pi`` the share of
     positives, so the two curves are at most ``pi`` apart horizontally: under strong
     imbalance they nearly coincide (source G).
 
@@ -315,7 +315,7 @@ def plot_gain_vs_roc(y_true: Any, y_score: Any, *, ax=None, title: str | None = 
     --------
     >>> ax = plot_gain_vs_roc([0, 0, 0, 1, 1, 1, 0], [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0])
     >>> [t.get_text() for t in ax.get_legend().get_texts()]
-    ['ROC: TPR(FPR), area 0.792', 'gain: TPR(PR), area 0.667']
+    ['ROC: TPR(FPR), area 0.792', 'gain: TPR(RPP), area 0.667']
     >>> plt.close(ax.get_figure())
     """
     roc = roc_curve(y_true, y_score)
@@ -326,8 +326,8 @@ def plot_gain_vs_roc(y_true: Any, y_score: Any, *, ax=None, title: str | None = 
     ax.plot(roc.fpr, roc.tpr, color=COLORS["tie"], lw=2.2,
             label=f"ROC: TPR(FPR), area {roc_auc(y_true, y_score):.3f}")
     ax.plot(gain.rate, gain.tpr, color=COLORS["curve"], lw=1.4, ls=(0, (4, 2)),
-            label=f"gain: TPR(PR), area {gain_auc(y_true, y_score):.3f}")
-    _unit_square(ax, "FPR (ROC) or PR (gain)", "TPR")
+            label=f"gain: TPR(RPP), area {gain_auc(y_true, y_score):.3f}")
+    _unit_square(ax, "FPR (ROC) or RPP (gain)", "TPR")
     ax.legend(loc="lower right")
     if title:
         ax.set_title(title)

@@ -255,7 +255,7 @@ def plot_cap(
     ax.legend(loc="lower right")
     _unit_square(
         ax,
-        "share of objects taken (PR)",
+        "share of objects taken (RPP)" if labels else "share of objects taken",
         "share of positives (TPR)" if labels else "share of the target",
         quarter_ticks=True,
         title=title,

@@ -226,7 +226,7 @@ def plot_binarized_roc(model, theta: Any, *, ax=None, n: int = 201,
 
 
 def plot_ks_chart(model, pi: Any, *, ax=None, n: int = 201, title: str | None = None):
-    """The KS chart: TPR and FPR against the positive rate, and their largest gap.
+    """The KS chart: TPR and FPR against the rate of positive predictions, and their largest gap.
 
     Source D, figs. XA.11 (balanced classes) and XA.19 (``pi = 0.1``). The gap is
     marked where :meth:`ScoreModel.ks` puts it.
@@ -272,11 +272,11 @@ def plot_ks_chart(model, pi: Any, *, ax=None, n: int = 201, title: str | None = 
     ax.plot([rate, rate], [low, high], color=COLORS["point"], lw=2, zorder=4,
             label=f"KS = {_number(ks.value)}")
     _unit_square(ax, quarter_ticks=True)
-    ax.set_xlabel("positive rate (share answered 1)")
+    ax.set_xlabel("RPP (share answered 1)")
     ax.set_ylabel("TPR, FPR")
     ax.legend(loc="best", fontsize=9)
     if title is None:
-        title = f"π = {_number(pi)}: KS at rate {_number(ks.positive_rate)}"
+        title = f"π = {_number(pi)}: KS at RPP {_number(ks.positive_rate)}"
     ax.set_title(title)
     return ax
 

@@ -107,8 +107,8 @@ def plot_empirical_curves(model, samples: Sequence[tuple[Any, Any]], *, kind: st
     samples : sequence of (y_true, y_score)
         The samples, e.g. from :meth:`ScoreModel.sample`.
     kind : {"roc", "pr", "gain", "lift", "ks"}
-        The curve: ROC, PR, gain, lift, or the KS curve TPR - FPR against the positive
-        rate.
+        The curve: ROC, PR, gain, lift, or the KS curve TPR - FPR against the rate of
+        positive predictions (RPP).
     pi : number, optional
         The share of positives of the exact curve (not used for ROC). By default the
         share of positives in the first sample, as a fraction.
