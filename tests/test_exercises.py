@@ -44,6 +44,7 @@ def test_registry_counts():
     for chapter in range(1, 13):
         assert len(exercises_for(chapter)) >= 4, chapter
     assert len(exercises_for(13)) >= 8
+    assert len(exercises_for(17)) >= 4
 
 
 def test_ids_are_stable_and_unique():
@@ -62,7 +63,7 @@ def test_exercises_for_is_in_book_order_and_validates():
     chapters = [e.chapter for e in REGISTRY.values()]
     assert chapters == sorted(chapters)
     assert exercises_for(3)[0].id == "auc-pairs-table1"
-    for bad in (0, 15, "3", True):
+    for bad in (0, 18, "3", True):
         with pytest.raises(ValueError):
             exercises_for(bad)
 

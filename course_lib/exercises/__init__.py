@@ -117,10 +117,11 @@ SOLUTION_IMPORTS = (
 
 def _collect() -> Mapping[str, Exercise]:
     from . import ch01, ch02, ch03, ch04, ch05, ch06, ch07, ch08, ch09, ch10, ch11, ch12, ch13, ch14
+    from . import ch17
 
     out: dict[str, Exercise] = {}
     for module in (ch01, ch02, ch03, ch04, ch05, ch06, ch07, ch08, ch09, ch10, ch11, ch12,
-                   ch13, ch14):
+                   ch13, ch14, ch17):
         for ex in module.EXERCISES:
             if ex.id in out:
                 raise RuntimeError(f"duplicate exercise id {ex.id!r}")
@@ -146,8 +147,8 @@ def exercises_for(chapter: int) -> list[Exercise]:
     >>> [ex.id for ex in exercises_for(3)][:1]
     ['auc-pairs-table1']
     """
-    if not isinstance(chapter, int) or isinstance(chapter, bool) or not 1 <= chapter <= 14:
-        raise ValueError(f"chapter must be an int in 1..14, got {chapter!r}")
+    if not isinstance(chapter, int) or isinstance(chapter, bool) or not 1 <= chapter <= 17:
+        raise ValueError(f"chapter must be an int in 1..17, got {chapter!r}")
     return [ex for ex in REGISTRY.values() if ex.chapter == chapter]
 
 
