@@ -141,3 +141,7 @@ __all__ += [
     "plot_mean_sd",
     "plot_sample_histogram",
 ]
+
+from .partial import plot_cost_weights, plot_min_loss, plot_partial_area
+
+__all__ += ["plot_cost_weights", "plot_min_loss", "plot_partial_area"]
