@@ -344,6 +344,10 @@ __all__ += [
     "sql_roc_curve",
 ]
 
+from .partial import CostWeights, auc_cost_weights, h_measure, minimum_loss, partial_roc_auc
+
+__all__ += ["CostWeights", "auc_cost_weights", "h_measure", "minimum_loss", "partial_roc_auc"]
+
 # ---------------------------------------------------------------- lazy: the models
 # models.py needs sympy, which takes most of a second to import: its names are loaded
 # on first use (PEP 562), so `import course_lib` stays fast. This comes last, after

@@ -44,6 +44,7 @@ def test_registry_counts():
     for chapter in range(1, 13):
         assert len(exercises_for(chapter)) >= 4, chapter
     assert len(exercises_for(13)) >= 8
+    assert len(exercises_for(17)) >= 4
 
 
 def test_ids_are_stable_and_unique():

@@ -159,3 +159,7 @@ __all__ += [
 from .multiclass import plot_ovr_roc, plot_pairwise_auc
 
 __all__ += ["plot_ovr_roc", "plot_pairwise_auc"]
+
+from .partial import plot_cost_weights, plot_min_loss, plot_partial_area
+
+__all__ += ["plot_cost_weights", "plot_min_loss", "plot_partial_area"]
