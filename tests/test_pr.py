@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from course_lib import UndefinedMetricWarning
 from course_lib.pr import achievable_pr, average_precision, pr_auc_trapezoid, pr_curve
-from course_lib.roc import roc_curve, trapezoid_area
+from course_lib.roc import roc_convex_hull, roc_curve, trapezoid_area
 
 # ---------------------------------------------------------------- syllabus facts
 
@@ -440,3 +440,35 @@ def test_prg_one_class_raises():
         precision_recall_gain_curve([1, 1], [0.2, 0.4])
     with pytest.raises(ValueError, match="positive"):
         prg_auc([0, 0], [0.2, 0.4])
+
+
+def roc_hull_vertices_in_prg(y, s):
+    """ROC hull vertices (TP, FP) with recall >= pi, without the (1, 1) end when the hull
+    reaches TPR = 1 earlier, and the PRG hull vertices mapped back to counts."""
+    m1 = int(np.sum(y))
+    m0 = y.size - m1
+    c = precision_recall_gain_curve(y, s)
+    real = ~np.isnan(c.thresholds)
+    h = roc_convex_hull(c.recall_gain[real], c.precision_gain[real])
+    tp = m1 / (1 + (1 - h.fpr) * m0 / m1)
+    fp = (1 - h.tpr) * tp * m0 / m1
+    prg = set(zip(np.rint(tp).astype(int).tolist(), np.rint(fp).astype(int).tolist()))
+    roc = roc_curve(y, s)
+    rh = roc_convex_hull(roc.fpr, roc.tpr)
+    tp_r = np.rint(rh.tpr * m1).astype(int)
+    fp_r = np.rint(rh.fpr * m0).astype(int)
+    first_full = int(np.flatnonzero(tp_r == m1)[0])
+    keep = (tp_r * (m1 + m0) >= m1 * m1) & (np.arange(tp_r.size) <= first_full)
+    return set(zip(tp_r[keep].tolist(), fp_r[keep].tolist())), prg
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_roc_hull_vertices_above_recall_pi_are_prg_hull_vertices(seed):
+    """Flach & Kull (2015): the PRG hull is the ROC hull seen in gain space; every
+    vertex of the ROC hull with recall at least pi is a vertex of the PRG hull."""
+    rng = np.random.default_rng(seed)
+    m1, m0 = int(rng.integers(5, 40)), int(rng.integers(5, 120))
+    y = np.r_[np.ones(m1, dtype=int), np.zeros(m0, dtype=int)]
+    s = np.round(rng.normal(size=y.size) + y, 1)  # some ties
+    roc_vertices, prg_vertices = roc_hull_vertices_in_prg(y, s)
+    assert roc_vertices and roc_vertices <= prg_vertices

@@ -356,7 +356,7 @@ def plot_pr_unachievable(
                     label=f"unachievable (area {area:.3f})")
     ax.plot(r, p, color=COLORS["grid"], lw=1.2, zorder=2)
     ax.plot([0, 1], [positive_share] * 2, ":", color=COLORS["text"], lw=1, zorder=2,
-            label=f"P = π = {positive_share:g}")
+            label=f"P = π = {positive_share:.3g}")
     for k, (name, (y, s)) in enumerate((curves or {}).items()):
         c = pr_curve(y, s)
         ax.plot(c.recall, c.precision, color=_SERIES[k % len(_SERIES)], lw=1.6,
