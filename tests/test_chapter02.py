@@ -83,7 +83,7 @@ def test_chapter2_hull_of_table1_and_its_area():
     g = glued(CH2)
     assert g["hull_vertices"] == "'(0, 0), (0, 1/3), (1/2, 1), (1, 1)'"
     assert (g["hull_area"], g["hull_gain"], g["dent"]) == ("'5/6'", "'1/24'", "'(1/4, 1/3)'")
-    assert g["ex_hull_area"] == "'5/6'"
+    assert (g["ex_mix_b"], g["ex_mix"]) == ("'(1/2, 1)'", "'(3/8, 5/6)'")
 
 
 def test_chapter2_iso_performance_optima():

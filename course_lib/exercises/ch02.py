@@ -6,7 +6,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from .. import roc_auc, roc_convex_hull, roc_curve, roc_point
+from .. import randomized_roc_point, roc_auc, roc_curve, roc_point
 from . import _cases
 from ._core import (
     FunctionSpec,
@@ -31,8 +31,8 @@ _moved = list(TABLE1_B)
 _moved[4] = 0.25
 _AUC_MOVED = roc_auc(TABLE1_Y, _moved, exact=True)
 _AUC_T1 = roc_auc(TABLE1_Y, TABLE1_B, exact=True)
-_T1_CURVE = roc_curve(TABLE1_Y, TABLE1_B)
-_HULL_AREA = Fraction(roc_convex_hull(_T1_CURVE.fpr, _T1_CURVE.tpr).area).limit_denominator(1000)
+_MIX = randomized_roc_point(TABLE1_Y, TABLE1_B, 0.6, 0.2, q=Fraction(1, 4))
+_MIX_SWAPPED_Q = randomized_roc_point(TABLE1_Y, TABLE1_B, 0.6, 0.2, q=Fraction(3, 4))
 
 
 def _exact_curve(y: Any, b: Any) -> list[tuple[Fraction, Fraction]]:
@@ -214,25 +214,25 @@ def roc_point_answer(y_true, y_score, threshold):
                "positives.",
     ),
     value_exercise(
-        id="roc-hull-area-table1", chapter=2, title="The area under the hull",
+        id="roc-mixed-thresholds", chapter=2, title="Mixing two thresholds",
         question=f"""
 {TABLE1_TEXT}
-Thresholds may be mixed at random, so every point of the ROC convex hull can be
-reached. What is the area under the ROC convex hull of Table 1 (exactly)?
+For each object independently, a rule uses the threshold $\\theta = 0.6$ with
+probability $1/4$ and the threshold $\\theta = 0.2$ otherwise. Give its expected point
+$(\\mathrm{{FPR}}, \\mathrm{{TPR}})$ as a tuple of two exact numbers.
 """,
-        answer_name="hull_area",
-        solution_code="curve = cl.roc_curve([0, 0, 0, 1, 1, 1, 0],\n"
-                      "                     [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0])\n"
-                      "hull = cl.roc_convex_hull(curve.fpr, curve.tpr)\n"
-                      "hull_area = Fraction(hull.area).limit_denominator(1000)",
-        solution=_HULL_AREA,
-        checker=exact(_HULL_AREA, mistakes=[
-            Mistake(_AUC_T1, "This is the area under the path itself (the AUC); the hull "
-                             "cuts the corner at the node (1/4, 1/3) of the threshold 0.5."),
-            Mistake(_HULL_AREA - _AUC_T1, "This is only what the hull adds to the AUC: "
-                                          "the triangle cut off at the dent."),
-        ]),
-        worked="The hull joins (0, 0), (0, 1/3), (1/2, 1) and (1, 1): area "
-               "1/2 (1/3 + 1)/2 + 1/2 = 5/6, the AUC 19/24 plus the triangle 1/24.",
+        answer_name="mix_point",
+        solution_code="mix_point = cl.randomized_roc_point(\n"
+                      "    [0, 0, 0, 1, 1, 1, 0], [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0],\n"
+                      "    0.6, 0.2, q=Fraction(1, 4))",
+        solution=_MIX,
+        checker=with_whole_mistakes(
+            parts(fpr=exact(_MIX[0]), tpr=exact(_MIX[1])),
+            ((_MIX[1], _MIX[0]), HINTS["swapped"]),
+            (_MIX_SWAPPED_Q, "The probability 1/4 belongs to the threshold 0.6: the point "
+                             "is 1/4 A + 3/4 B, nearer to B."),
+            ((Fraction(1, 4), Fraction(2, 3)), "That is the node of threshold 0.3, on the "
+                                               "segment but not the expected point.")),
+        worked="A = (0, 1/3) for 0.6, B = (1/2, 1) for 0.2: 1/4 A + 3/4 B = (3/8, 5/6).",
     ),
 ]
