@@ -17,9 +17,13 @@ from .roc import (
     PairMatrix,
     RocCurve,
     RocHull,
+    RocOptimum,
     RocStep,
     auc_pairwise,
+    iso_performance_optimum,
     pair_matrix,
+    randomized_roc_point,
+    randomized_rule,
     roc_auc,
     roc_convex_hull,
     roc_curve,
@@ -43,6 +47,10 @@ __all__ += [
     "roc_point",
     "roc_steps",
     "trapezoid_area",
+    "RocOptimum",
+    "iso_performance_optimum",
+    "randomized_roc_point",
+    "randomized_rule",
 ]
 
 from .pr import (
@@ -50,12 +58,17 @@ from .pr import (
     AchievablePr,
     HullPr,
     PrCurve,
+    PrgCurve,
     achievable_pr,
     average_precision,
     hull_pr,
+    min_pr_auc,
+    min_precision,
     pr_auc_trapezoid,
     pr_curve,
     pr_dominates,
+    precision_recall_gain_curve,
+    prg_auc,
 )
 
 __all__ += [
@@ -69,6 +82,11 @@ __all__ += [
     "pr_auc_trapezoid",
     "pr_curve",
     "pr_dominates",
+    "PrgCurve",
+    "min_pr_auc",
+    "min_precision",
+    "precision_recall_gain_curve",
+    "prg_auc",
 ]
 
 from .confusion import (
@@ -203,6 +221,7 @@ from .cost import (
     cost_line_to_roc_point,
     cost_lower_envelope,
     cost_point_to_roc_line,
+    iso_performance_slope,
     normalized_expected_cost,
     probability_cost,
     roc_line_to_cost_point,
@@ -229,6 +248,7 @@ __all__ += [
     "roc_point_to_cost_line",
     "trivial_cost",
     "vertical_average",
+    "iso_performance_slope",
 ]
 
 from .multiclass import (

@@ -52,6 +52,7 @@ __all__ = [
     "cost_curve",
     "vertical_average",
     "cost_difference",
+    "iso_performance_slope",
 ]
 
 
@@ -170,7 +171,7 @@ def probability_cost(p_pos: Any, c_fn: Any, c_fp: Any) -> float | np.ndarray:
     Examples
     --------
     With equal costs ``PCF(+)`` is the share of positives; 10% positives whose
-    misses cost 9 times a false alarm weigh as much as 90% positives at equal costs:
+    misses cost 9 times a false alarm weigh as much as 50% positives at equal costs:
 
     >>> probability_cost(0.3, 1, 1)
     0.3
@@ -518,3 +519,47 @@ def cost_difference(curve_a: Any, curve_b: Any, pcf: Any) -> float | np.ndarray:
     nec_a = cost_curve(*_curve_points(curve_a, "curve_a"), x)
     nec_b = cost_curve(*_curve_points(curve_b, "curve_b"), x)
     return _scalar_or_array(np.asarray(nec_a - nec_b))
+
+
+def iso_performance_slope(p_pos: Any, c_fn: Any, c_fp: Any) -> float | np.ndarray:
+    """Slope ``S = p(-) C(+|-) / (p(+) C(-|+))`` of the iso-performance lines in ROC space.
+
+    All ROC points on a line ``TPR = S FPR + c`` have the same expected cost
+    (Fawcett, 2006); for a sample, ``S = m0 C(+|-) / (m1 C(-|+))``. The line of this
+    slope through a ROC point is the point of cost space at
+    ``PCF(+) = 1 / (1 + S)`` (:func:`roc_line_to_cost_point`), so
+    ``S = 1 / PCF(+) - 1``.
+
+    Parameters
+    ----------
+    p_pos : float or array-like in (0, 1)
+        Share of positives ``p(+)`` (both classes must occur).
+    c_fn : float or array-like, positive
+        Cost ``C(-|+)`` of a false negative.
+    c_fp : float or array-like, positive
+        Cost ``C(+|-)`` of a false positive.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        ``S >= 0``: a float when all inputs are scalars (arrays broadcast).
+
+    Examples
+    --------
+    Balanced classes at equal costs: slope 1. Ten per cent positives whose misses cost
+    nine false alarms: slope 1 as well (``PCF(+) = 1/2``).
+
+    >>> iso_performance_slope(0.5, 1, 1)
+    1.0
+    >>> iso_performance_slope(0.1, 9, 1)
+    1.0
+    >>> iso_performance_slope(0.25, 1, 1)
+    3.0
+    """
+    p = _unit(p_pos, "p_pos")
+    if ((p <= 0) | (p >= 1)).any():
+        raise ValueError(f"p_pos must lie strictly between 0 and 1; found "
+                         f"{float(p[(p <= 0) | (p >= 1)].flat[0])!r}")
+    fn = _positive(c_fn, "c_fn")
+    fp = _positive(c_fp, "c_fp")
+    return _scalar_or_array((1 - p) * fp / (p * fn))

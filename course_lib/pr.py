@@ -17,7 +17,14 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ._checks import check_binary, check_flag, integer_weights, scale_weights, undefined
+from ._checks import (
+    check_binary,
+    check_flag,
+    integer_weights,
+    need_classes,
+    scale_weights,
+    undefined,
+)
 from ._curves import CurveView
 from ._groups import Cumulative, cumulative_counts
 from .roc import roc_convex_hull, roc_curve, trapezoid_area
@@ -33,6 +40,11 @@ __all__ = [
     "HullPr",
     "hull_pr",
     "pr_dominates",
+    "min_precision",
+    "min_pr_auc",
+    "PrgCurve",
+    "precision_recall_gain_curve",
+    "prg_auc",
 ]
 
 
@@ -431,3 +443,205 @@ def pr_dominates(y_true: Any, score_a: Any, score_b: Any) -> bool:
     (low_a, high_a), (low_b, high_b) = ends
     tol = 1e-9  # false positives are multiples of 1/(the largest tie's positives)
     return bool(np.all(low_a <= low_b + tol) and np.all(high_a <= high_b + tol))
+
+
+# --------------------------------------------------------------------------------------
+# PR space under class imbalance: the unachievable region and precision-recall-gain
+
+
+def _share(positive_share: Any) -> float:
+    """The positive share ``pi`` as a float strictly between 0 and 1."""
+    if isinstance(positive_share, (bool, np.bool_)):
+        raise ValueError(f"positive_share must be a number in (0, 1), got {positive_share!r}")
+    try:
+        pi = float(positive_share)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"positive_share must be a number in (0, 1), got {positive_share!r}"
+        ) from None
+    if not 0 < pi < 1:
+        raise ValueError(f"positive_share must lie strictly between 0 and 1, got {pi!r}")
+    return pi
+
+
+def min_precision(recall: Any, *, positive_share: Any) -> float | np.ndarray:
+    """The least precision any ranking can have at a given recall (Boyd et al., 2012).
+
+    With a share ``pi`` of positives, reaching recall ``r`` takes ``r m1`` true
+    positives; the worst case ranks every negative above them, so precision is at least
+    ``r m1 / (r m1 + m0) = pi r / (pi r + 1 - pi)``. Below that curve lies the
+    *unachievable region* of PR space.
+
+    Parameters
+    ----------
+    recall : float or array-like in [0, 1]
+        Recall values.
+    positive_share : float in (0, 1)
+        The share of positives ``pi = m1 / (m0 + m1)``.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The least precision at each recall (0 at recall 0, ``pi`` at recall 1).
+
+    Examples
+    --------
+    >>> min_precision([0.0, 0.5, 1.0], positive_share=0.5).tolist()
+    [0.0, 0.3333333333333333, 0.5]
+    """
+    pi = _share(positive_share)
+    r = np.asarray(recall, dtype=np.float64)
+    if not np.isfinite(r).all() or ((r < 0) | (r > 1)).any():
+        raise ValueError("recall must lie in [0, 1]")
+    out = pi * r / (pi * r + 1 - pi)
+    return float(out) if out.ndim == 0 else out
+
+
+def min_pr_auc(*, positive_share: Any) -> float:
+    """Area of the unachievable region: ``1 + (1 - pi) ln(1 - pi) / pi`` (Boyd et al., 2012).
+
+    The integral of :func:`min_precision` over recall from 0 to 1; no PR curve drawn
+    through achievable points has less area under it. It tends to ``pi / 2`` as
+    ``pi -> 0`` and to 1 as ``pi -> 1``.
+
+    Parameters
+    ----------
+    positive_share : float in (0, 1)
+        The share of positives ``pi``.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> round(min_pr_auc(positive_share=0.5), 6)
+    0.306853
+    >>> round(min_pr_auc(positive_share=0.01), 6)
+    0.005017
+    """
+    pi = _share(positive_share)
+    return float(1 + (1 - pi) * np.log1p(-pi) / pi)
+
+
+class _PrgFields(NamedTuple):
+    recall_gain: np.ndarray
+    precision_gain: np.ndarray
+    thresholds: np.ndarray
+
+
+class PrgCurve(CurveView, _PrgFields):
+    """Points of a precision-recall-gain curve: ``recall_gain[k]``, ``precision_gain[k]``.
+
+    ``thresholds[k]`` is the rule ``score >= thresholds[k]``; ``nan`` marks the point
+    added where the curve crosses recall gain 0 (a randomized mix of two thresholds).
+    """
+
+    __slots__ = ()
+    _x, _y = "recall_gain", "precision_gain"
+
+
+def precision_recall_gain_curve(
+    y_true: Any, y_score: Any, *, sample_weight: Any = None
+) -> PrgCurve:
+    """The precision-recall-gain (PRG) curve of Flach & Kull (2015).
+
+    With ``pi`` the share of positives, every threshold's recall and precision become
+
+    ``recG = (R - pi) / ((1 - pi) R) = 1 - (m1/m0) FN/TP`` and
+    ``precG = (P - pi) / ((1 - pi) P) = 1 - (m1/m0) FP/TP``.
+
+    Both are projective in the counts, so the straight segment between two ROC points
+    (a randomized rule) is a straight segment in PRG space too. The curve keeps the
+    points with ``recG >= 0`` (recall at least ``pi``) and starts with the point where
+    the path crosses ``recG = 0``, found on the ROC segment that crosses recall
+    ``pi``, as the reference implementation of the authors does. Precision gain is
+    negative where precision is below ``pi``; it is not clipped.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Labels 0/1 or bool; both classes present (with positive weight).
+    y_score : array-like of shape (n,)
+        Scores.
+    sample_weight : array-like of shape (n,), optional
+        Non-negative weights.
+
+    Returns
+    -------
+    PrgCurve
+        ``(recall_gain, precision_gain, thresholds)`` by decreasing threshold,
+        recall gain from 0 to 1; the curve ends at ``(1, 0)``, the rule that calls
+        everyone positive.
+
+    Raises
+    ------
+    ValueError
+        If a class is missing, or the input is invalid.
+
+    Examples
+    --------
+    The example of the authors' package: labels 1, 1, 0, 0, 1, 0 with scores 0.8, 0.8,
+    0.6, 0.4, 0.4, 0.2:
+
+    >>> c = precision_recall_gain_curve([1, 1, 0, 0, 1, 0], [0.8, 0.8, 0.6, 0.4, 0.4, 0.2])
+    >>> c.recall_gain.tolist()
+    [0.0, 0.5, 0.5, 1.0, 1.0]
+    >>> c.precision_gain.round(4).tolist()
+    [1.0, 1.0, 0.5, 0.3333, 0.0]
+    """
+    y, s, w = check_binary(y_true, y_score, sample_weight)
+    c = cumulative_counts(y, s, scale_weights(w))
+    m1, m0 = float(c.m1), float(c.fp[-1])
+    need_classes(m1, m0, "the PRG curve", warn=False)
+    tp = np.r_[0.0, c.tp]
+    fp = np.r_[0.0, c.fp]
+    thresholds = np.r_[np.nan, c.thresholds]
+    pi = m1 / (m1 + m0)
+    target = m1 * pi  # the true positives at recall pi (recall gain 0)
+    first = int(np.flatnonzero(tp >= target * (1 - 1e-12))[0])
+    keep = np.arange(first, tp.size)
+    if not tp[first] <= target * (1 + 1e-12):  # crosses inside the segment before
+        a, b = first - 1, first
+        fp_cross = fp[a] + (target - tp[a]) * (fp[b] - fp[a]) / (tp[b] - tp[a])
+        tp_k = np.r_[target, tp[keep]]
+        fp_k = np.r_[fp_cross, fp[keep]]
+        th_k = np.r_[np.nan, thresholds[keep]]
+    else:
+        tp_k, fp_k, th_k = tp[keep], fp[keep], thresholds[keep]
+    ratio = m1 / m0
+    recall_gain = 1 - ratio * (m1 - tp_k) / tp_k
+    precision_gain = 1 - ratio * fp_k / tp_k
+    recall_gain[np.abs(recall_gain) < 1e-12] = 0.0
+    return PrgCurve(recall_gain, precision_gain, th_k)
+
+
+def prg_auc(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> float:
+    """Area under the precision-recall-gain curve (AUPRG, Flach & Kull, 2015).
+
+    The trapezoid area under :func:`precision_recall_gain_curve` for recall gain
+    from 0 to 1 (linear interpolation is achievable in PRG space); parts with negative
+    precision gain count negatively, as in the authors' ``calc_auprg``. Because the
+    F1-gain of a point is ``(precG + recG) / 2``, AUPRG is linear in the expected
+    F1-gain of operating points spread uniformly over recall gain:
+    ``E[FG1] = AUPRG / 2 + 1/4``.
+
+    Parameters
+    ----------
+    y_true, y_score, sample_weight
+        As in :func:`precision_recall_gain_curve`.
+
+    Returns
+    -------
+    float
+        1 for a perfect ranking, 0 when every score is tied.
+
+    Examples
+    --------
+    The authors' example (their package prints 0.7083 = 17/24):
+
+    >>> round(prg_auc([1, 1, 0, 0, 1, 0], [0.8, 0.8, 0.6, 0.4, 0.4, 0.2]), 4)
+    0.7083
+    """
+    c = precision_recall_gain_curve(y_true, y_score, sample_weight=sample_weight)
+    return trapezoid_area(c.recall_gain, c.precision_gain)

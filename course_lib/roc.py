@@ -30,6 +30,7 @@ from ._checks import (
     check_binary,
     check_flag,
     check_scores,
+    check_seed,
     class_totals,
     has_both_classes,
     integer_weights,
@@ -53,6 +54,10 @@ __all__ = [
     "trapezoid_area",
     "roc_convex_hull",
     "roc_dominates",
+    "RocOptimum",
+    "randomized_roc_point",
+    "randomized_rule",
+    "iso_performance_optimum",
 ]
 
 # Pairs compared at once by auc_pairwise: 2**22 pairs use 4 MiB per boolean block.
@@ -579,3 +584,182 @@ def roc_dominates(y_true: Any, score_a: Any, score_b: Any) -> bool:
     # rates are multiples of 1/m1: a tolerance far below that absorbs float rounding
     tol = 1e-12
     return bool(np.all(top_b <= top_a + tol) and np.all(bottom_b <= bottom_a + tol))
+
+
+class RocOptimum(NamedTuple):
+    """The ROC point where an iso-performance line of a given slope touches the hull.
+
+    ``intercept`` is ``TPR - slope * FPR`` there: the highest iso-performance line of
+    that slope that still meets a ROC point.
+    """
+
+    fpr: float
+    tpr: float
+    intercept: float
+
+
+def _as_probability(q: Any) -> Fraction:
+    """``q`` as an exact Fraction in [0, 1] (floats are taken at their exact value)."""
+    if isinstance(q, (bool, np.bool_)):
+        raise ValueError(f"q must be a probability in [0, 1], got {q!r}")
+    try:
+        value = Fraction(q) if not isinstance(q, (float, np.floating)) else Fraction(float(q))
+    except (TypeError, ValueError):
+        raise ValueError(f"q must be a probability in [0, 1], got {q!r}") from None
+    if not 0 <= value <= 1:
+        raise ValueError(f"q must be a probability in [0, 1], got {q!r}")
+    return value
+
+
+def randomized_roc_point(
+    y_true: Any, y_score: Any, threshold_a: float, threshold_b: float, *, q: Any
+) -> tuple[Fraction, Fraction]:
+    """Expected ``(FPR, TPR)`` of the rule that mixes two thresholds at random.
+
+    For each object independently, the rule uses ``threshold_a`` with probability
+    ``q`` and ``threshold_b`` otherwise (Fawcett, 2006, section 6). The expectation is
+    computed object by object, from the chance ``q [b >= a] + (1 - q) [b >= b']`` that
+    each object is called positive, so that its agreement with
+    ``q * A + (1 - q) * B`` (``A``, ``B`` the points of the two thresholds) is a check,
+    not a definition.
+
+    Parameters
+    ----------
+    y_true, y_score : array-like of shape (n,)
+        Labels 0/1 or bool (both classes present) and scores.
+    threshold_a, threshold_b : float
+        The two cut-offs (finite).
+    q : float, int, Fraction or str
+        Probability of using ``threshold_a``, in [0, 1]; a float counts at its exact
+        binary value.
+
+    Returns
+    -------
+    tuple of Fraction
+        The expected ``(FPR, TPR)``.
+
+    Examples
+    --------
+    Table 1: threshold 0.6 gives (0, 1/3), threshold 0.3 gives (1/4, 2/3); a fair coin
+    between them lands, on average, half way:
+
+    >>> y = [0, 0, 0, 1, 1, 1, 0]
+    >>> b = [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0]
+    >>> print(*randomized_roc_point(y, b, 0.6, 0.3, q="1/2"))
+    1/8 1/2
+    """
+    y, s, _ = check_binary(y_true, y_score)
+    _need_both_classes(y)
+    cuts = []
+    for name, t in (("threshold_a", threshold_a), ("threshold_b", threshold_b)):
+        value = float(t)
+        if not np.isfinite(value):
+            raise ValueError(f"{name} must be finite, got {t!r}")
+        cuts.append(value)
+    p = _as_probability(q)
+    called_a = s >= cuts[0]
+    called_b = s >= cuts[1]
+    m1 = int(np.count_nonzero(y))
+    m0 = y.size - m1
+    # per object: chance of being called positive is p (a only), 1 - p (b only), 1, 0
+    only_a = called_a & ~called_b
+    only_b = called_b & ~called_a
+    both = called_a & called_b
+
+    def expected(mask: np.ndarray) -> Fraction:
+        return (int(np.count_nonzero(both & mask)) + p * int(np.count_nonzero(only_a & mask))
+                + (1 - p) * int(np.count_nonzero(only_b & mask)))
+
+    return expected(~y) / m0, expected(y) / m1
+
+
+def randomized_rule(
+    y_score: Any, threshold_a: float, threshold_b: float, *, q: float, rng: Any = None
+) -> np.ndarray:
+    """One draw of the answers of the rule that mixes two thresholds at random.
+
+    Each object independently uses ``threshold_a`` with probability ``q`` and
+    ``threshold_b`` otherwise; the answer is ``score >= threshold``. Averaged over
+    draws, its ``(FPR, TPR)`` is :func:`randomized_roc_point`.
+
+    Parameters
+    ----------
+    y_score : array-like of shape (n,)
+        Scores.
+    threshold_a, threshold_b : float
+        The two cut-offs (finite).
+    q : float
+        Probability of using ``threshold_a``, in [0, 1].
+    rng : int, numpy Generator or None
+        The source of randomness (an int is a seed).
+
+    Returns
+    -------
+    numpy.ndarray of bool, shape (n,)
+        True where the object is called positive.
+
+    Examples
+    --------
+    With ``q = 1`` the rule is threshold A itself:
+
+    >>> randomized_rule([0.6, 0.5, 0.3], 0.55, 0.2, q=1.0, rng=0).tolist()
+    [True, False, False]
+    """
+    s = check_scores(y_score)
+    cuts = []
+    for name, t in (("threshold_a", threshold_a), ("threshold_b", threshold_b)):
+        value = float(t)
+        if not np.isfinite(value):
+            raise ValueError(f"{name} must be finite, got {t!r}")
+        cuts.append(value)
+    p = float(_as_probability(q))
+    generator = check_seed(rng, "rng")
+    use_a = generator.random(s.size) < p
+    return np.where(use_a, s >= cuts[0], s >= cuts[1])
+
+
+def iso_performance_optimum(fpr: Any, tpr: Any, *, slope: float) -> RocOptimum:
+    """The ROC point that an iso-performance line of slope ``slope`` touches last.
+
+    All points on a line ``TPR = slope * FPR + c`` have the same expected cost when
+    ``slope = (1 - pi) c_FP / (pi c_FN)`` (Fawcett, 2006; see
+    :func:`course_lib.iso_performance_slope`); sliding the line up until it last meets
+    a point finds the cheapest point, always a vertex of the ROC convex hull. When the
+    line lies along a hull edge, both ends (and the randomized rules between them) are
+    optimal; the one with the smaller FPR is returned.
+
+    Parameters
+    ----------
+    fpr, tpr : array-like of shape (n,)
+        ROC points (e.g. a :class:`RocCurve`'s vertices).
+    slope : float
+        Non-negative slope of the iso-performance lines.
+
+    Returns
+    -------
+    RocOptimum
+        ``(fpr, tpr, intercept)`` with ``intercept = tpr - slope * fpr``.
+
+    Examples
+    --------
+    Table 1's ROC vertices: with equal costs and classes as in the sample (slope
+    4/3), the line touches the hull edge from (0, 1/3) to (1/2, 1):
+
+    >>> c = roc_curve([0, 0, 0, 1, 1, 1, 0], [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0])
+    >>> iso_performance_optimum(c.fpr, c.tpr, slope=4 / 3).fpr
+    0.0
+    >>> iso_performance_optimum(c.fpr, c.tpr, slope=1.0)
+    RocOptimum(fpr=0.5, tpr=1.0, intercept=0.5)
+    """
+    xs = check_scores(fpr, name="fpr")
+    ys = check_scores(tpr, name="tpr")
+    if xs.size != ys.size or xs.size == 0:
+        raise ValueError(f"fpr and tpr must have one non-zero length: {xs.size} and {ys.size}")
+    s = float(slope)
+    if not np.isfinite(s) or s < 0:
+        raise ValueError(f"slope must be a finite non-negative number, got {slope!r}")
+    hull = roc_convex_hull(xs, ys)
+    values = hull.tpr - s * hull.fpr
+    best = float(values.max())
+    k = int(np.flatnonzero(values >= best - COLLINEAR_TOL)[0])
+    return RocOptimum(float(hull.fpr[k]), float(hull.tpr[k]), float(values[k]))

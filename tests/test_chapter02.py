@@ -62,3 +62,38 @@ def test_chapter2_exercise_solutions_read_their_numbers_from_glue():
     assert g["ex_vertices"] == ("'(0, 0), (0, 1/3), (1/4, 1/3), (1/4, 2/3), (1/2, 1), "
                                 "(3/4, 1), (1, 1)'")
     assert g["n_half"] == "10"
+
+
+def test_chapter2_hull_section_mixture_lands_on_the_segment():
+    """Fawcett (2006, sec. 6): choosing θ = 0.6 or θ = 0.3 with probability 1/2 each gives
+    the midpoint (1/8, 1/2) of their nodes exactly; 4000 seeded draws land near it."""
+    g = glued(CH2)
+    assert (g["mix_a"], g["mix_b"], g["mix_exact"]) == ("'(0, 1/3)'", "'(1/4, 2/3)'",
+                                                       "'(1/8, 1/2)'")
+    assert g["n_draws"] == "4000"
+    assert abs(float(g["mix_mean_fpr"]) - 1 / 8) < 0.01
+    assert abs(float(g["mix_mean_tpr"]) - 1 / 2) < 0.01
+    text = cell_text(CH2)
+    assert "expected point:  (1/8, 1/2)" in text
+    assert "mean of draws:   (0.1261, 0.4967)" in text
+
+
+def test_chapter2_hull_of_table1_and_its_area():
+    """The hull joins (0,0), (0,1/3), (1/2,1), (1,1); area 5/6 = AUC 19/24 + 1/24."""
+    g = glued(CH2)
+    assert g["hull_vertices"] == "'(0, 0), (0, 1/3), (1/2, 1), (1, 1)'"
+    assert (g["hull_area"], g["hull_gain"], g["dent"]) == ("'5/6'", "'1/24'", "'(1/4, 1/3)'")
+    assert (g["ex_mix_b"], g["ex_mix"]) == ("'(1/2, 1)'", "'(3/8, 5/6)'")
+
+
+def test_chapter2_iso_performance_optima():
+    """Equal costs: S = m0/m1 = 4/3 runs along the hull edge, thresholds 0.6, 0.3, 0.2 all
+    have accuracy 5/7; a miss costing 2 gives S = 2/3 and θ = 0.2; a false alarm costing 3
+    gives S = 4 and θ = 0.6."""
+    g = glued(CH2)
+    assert (g["slope_equal"], g["acc_edge"]) == ("'4/3'", "'5/7'")
+    assert (g["best_cheap_miss"], g["best_cheap_alarm"]) == ("'0.2'", "'0.6'")
+    text = cell_text(CH2)
+    assert re.search(r"equal costs\s+4/3\s+\(0, 1/3\)\s+0\.6, 0\.3, 0\.2", text)
+    assert re.search(r"a miss costs 2\s+2/3\s+\(1/2, 1\)\s+0\.2", text)
+    assert re.search(r"a false alarm costs 3\s+4\s+\(0, 1/3\)\s+0\.6", text)

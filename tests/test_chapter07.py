@@ -192,3 +192,63 @@ def test_plot_roc_and_pr_curves_draw_each_curve():
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert labels[1] == f"b (AP {cl.average_precision(*curves['b']):.3f})"
     plt.close(ax.get_figure())
+
+
+# --- PR under imbalance: the floor, the unachievable region, PRG curves ----------------
+
+
+def test_chapter7_random_scorer_ap_floor():
+    """All-tied AP = pi = 1/10 exactly; 2000 random orders of 20 positives among 200
+    average near pi + (1 - pi)(H_200 - 1)/199 = 0.12206, above pi."""
+    g = glued(CH7)
+    assert (g["rnd_m1"], g["rnd_n"], g["rnd_reps"]) == ("20", "200", "2000")
+    assert g["rnd_tied"] == "'1/10'" and float(g["rnd_pi"]) == 0.1
+    h = sum(1 / k for k in range(1, 201))
+    assert float(g["rnd_formula"]) == pytest.approx(0.1 + 0.9 * (h - 1) / 199, abs=1e-9)
+    assert float(g["rnd_formula"]) == pytest.approx(0.1220614465, abs=1e-9)
+    assert abs(float(g["rnd_mean"]) - float(g["rnd_formula"])) < 0.002
+    assert float(g["rnd_mean"]) > 0.115
+    assert "AP, all scores tied:         1/10" in cell_text(CH7)
+
+
+def test_chapter7_unachievable_region_areas():
+    """Boyd et al. (2012): min AUCPR = 1 + (1 - pi) ln(1 - pi)/pi."""
+    import math
+
+    g = glued(CH7)
+    for key, pi in (("min_auc_half", 0.5), ("min_auc_tenth", 0.1), ("min_auc_thin", 1 / 11)):
+        assert float(g[key]) == pytest.approx(1 + (1 - pi) * math.log(1 - pi) / pi, abs=1e-9)
+    assert float(g["min_auc_half"]) == pytest.approx(0.3068528194, abs=1e-9)
+    assert g["pi_thin"] == "'1/11'"
+    assert (g["ex_floor_tp"], g["ex_floor_fp"], g["ex_floor_p"]) == ("'1/20'", "'9/10'",
+                                                                     "'1/19'")
+
+
+def test_chapter7_prg_values():
+    """The authors' package example gives AUPRG 0.7083 = 17/24; A above B; the 6 vertices
+    of A's ROC hull with recall >= pi are vertices of its PRG hull."""
+    g = glued(CH7)
+    assert float(g["prg_example"]) == pytest.approx(17 / 24, abs=1e-9)
+    assert "authors' example: AUPRG 0.7083" in cell_text(CH7)
+    assert float(g["prg_a"]) > float(g["prg_b"])
+    assert g["prg_hull_n"] == "6"
+
+
+def test_chapter7_refers_back_to_the_hull_of_chapter2():
+    text = CH7.read_text(encoding="utf-8")
+    assert "{ref}`sec-roc-hull`" in text
+    for key in ("boyd2012", "flach2015", "saito2015"):
+        assert key in text
+
+
+def test_plot_pr_unachievable_and_prg_curves():
+    ax = plotting.plot_pr_unachievable(0.25, {"a": (Y1, B1)})
+    poly = ax.collections[0].get_paths()[0].vertices
+    assert poly[:, 1].max() == pytest.approx(0.25)
+    assert ax.get_legend().get_texts()[0].get_text().startswith("unachievable (area 0.")
+    plt.close(ax.get_figure())
+    ax = plotting.plot_prg_curves({"a": (Y1, B1)})
+    c = cl.precision_recall_gain_curve(Y1, B1)
+    np.testing.assert_allclose(ax.get_lines()[1].get_xydata(),
+                               np.column_stack([c.recall_gain, c.precision_gain]))
+    plt.close(ax.get_figure())

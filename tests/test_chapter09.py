@@ -200,3 +200,11 @@ def test_chapter9_pinned_values_of_the_prose():
     assert float(g["p_boot"]) == pytest.approx(0.108)
     assert (float(g["sig_from"]), float(g["sig_to"])) == pytest.approx((0.01, 0.30))
     assert float(g["range_C_width"]) == pytest.approx(5 / 9 - 5 / 11)
+
+
+def test_chapter9_cites_both_cost_curve_papers_and_refers_to_the_hull():
+    """Cost curves were introduced at KDD 2000 and treated in full in 2006; the hull is
+    taught in chapter 2."""
+    text = CH9.read_text(encoding="utf-8")
+    assert "{cite:t}`drummond2000`" in text and "{cite:t}`drummond2006`" in text
+    assert "{ref}`sec-roc-hull`" in text

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from course_lib import UndefinedMetricWarning
 from course_lib.pr import achievable_pr, average_precision, pr_auc_trapezoid, pr_curve
-from course_lib.roc import roc_curve, trapezoid_area
+from course_lib.roc import roc_convex_hull, roc_curve, trapezoid_area
 
 # ---------------------------------------------------------------- syllabus facts
 
@@ -238,3 +238,237 @@ def test_inputs_are_not_modified_and_results_are_python_scalars(table1):
     pr_curve(y, b, sample_weight=w)
     np.testing.assert_array_equal(y, table1[0])
     np.testing.assert_array_equal(b, table1[1])
+
+
+# ---------------------------------------------------------------- PR under imbalance
+# The unachievable region (Boyd, Costa, Davis & Page, ICML 2012), the AP of a random
+# scorer, and precision-recall-gain curves (Flach & Kull, NeurIPS 2015).
+
+from itertools import combinations  # noqa: E402
+from math import log  # noqa: E402
+
+from scipy import integrate  # noqa: E402
+
+from course_lib.pr import (  # noqa: E402
+    min_pr_auc,
+    min_precision,
+    precision_recall_gain_curve,
+    prg_auc,
+)
+
+
+def test_min_precision_is_the_worst_ranking():
+    """The worst ranking (every negative first) has exactly the least precision."""
+    for m1, m0 in [(3, 4), (1, 9), (20, 180), (7, 2)]:
+        pi = m1 / (m1 + m0)
+        y = np.r_[np.zeros(m0, dtype=int), np.ones(m1, dtype=int)]
+        s = -np.arange(m1 + m0, dtype=float)  # negatives on top
+        c = pr_curve(y, s)
+        rises = np.diff(c.recall, prepend=0.0) > 0
+        np.testing.assert_allclose(c.precision[rises],
+                                   min_precision(c.recall[rises], positive_share=pi),
+                                   rtol=1e-14)
+
+
+@pytest.mark.parametrize("pi", [0.001, 0.01, 0.1, 0.5, 0.9, 0.999])
+def test_min_pr_auc_is_the_integral_of_min_precision(pi):
+    area, err = integrate.quad(lambda r: min_precision(r, positive_share=pi), 0, 1,
+                               epsabs=1e-13)
+    assert min_pr_auc(positive_share=pi) == pytest.approx(area, abs=1e-11)
+    assert min_pr_auc(positive_share=pi) == pytest.approx(1 + (1 - pi) * log(1 - pi) / pi)
+
+
+def test_worst_ap_tends_to_min_pr_auc():
+    """AP of the worst ranking, (1/m1) sum_k k/(k + m0), tends to the area as n grows."""
+    pi = 0.1
+    gaps = []
+    for m1 in (10, 100, 1000):
+        m0 = 9 * m1
+        y = np.r_[np.zeros(m0, dtype=int), np.ones(m1, dtype=int)]
+        ap = average_precision(y, -np.arange(y.size, dtype=float))
+        k = np.arange(1, m1 + 1)
+        assert ap == pytest.approx(float(np.mean(k / (k + m0))), rel=1e-12)
+        gaps.append(abs(ap - min_pr_auc(positive_share=pi)))
+    assert gaps[0] > gaps[1] > gaps[2] and gaps[2] < 1e-3
+
+
+def test_min_precision_bad_input():
+    for bad in (0, 1, -0.2, "a", True):
+        with pytest.raises(ValueError, match="positive_share"):
+            min_precision(0.5, positive_share=bad)
+    with pytest.raises(ValueError, match="recall"):
+        min_precision([0.5, 1.2], positive_share=0.5)
+    with pytest.raises(ValueError, match="positive_share"):
+        min_pr_auc(positive_share=1.0)
+
+
+def _expected_random_ap(m1, m0):
+    """E[AP] over all orderings, by enumerating the positions of the positives."""
+    n = m1 + m0
+    total, count = Fraction(0), 0
+    for pos in combinations(range(n), m1):
+        y = np.zeros(n, dtype=int)
+        y[list(pos)] = 1
+        total += average_precision(y, -np.arange(n, dtype=float), exact=True)
+        count += 1
+    return total / count
+
+
+@pytest.mark.parametrize("m1,m0", [(1, 1), (1, 4), (2, 3), (3, 4), (4, 4), (2, 6)])
+def test_random_ranking_ap_formula_is_exact(m1, m0):
+    """E[AP] of a random ordering = pi + (1 - pi)(H_n - 1)/(n - 1), above pi."""
+    n = m1 + m0
+    pi = Fraction(m1, n)
+    harmonic = sum(Fraction(1, k) for k in range(1, n + 1))
+    formula = pi + (1 - pi) * (harmonic - 1) / (n - 1)
+    assert _expected_random_ap(m1, m0) == formula
+    assert formula > pi
+
+
+def test_all_tied_scorer_ap_is_the_positive_share():
+    for m1, m0 in [(1, 1), (3, 4), (20, 1980)]:
+        y = np.r_[np.ones(m1, dtype=int), np.zeros(m0, dtype=int)]
+        assert average_precision(y, np.zeros(y.size), exact=True) == Fraction(m1, m1 + m0)
+
+
+def test_prg_published_example():
+    """The authors' package example: AUPRG 0.7083 (= 17/24), the points of its table."""
+    y, s = [1, 1, 0, 0, 1, 0], [0.8, 0.8, 0.6, 0.4, 0.4, 0.2]
+    c = precision_recall_gain_curve(y, s)
+    np.testing.assert_allclose(c.recall_gain, [0, 0.5, 0.5, 1, 1], atol=1e-15)
+    np.testing.assert_allclose(c.precision_gain, [1, 1, 0.5, 1 / 3, 0], atol=1e-15)
+    assert np.isnan(c.thresholds[0]) and c.thresholds[1:].tolist() == [0.8, 0.6, 0.4, 0.2]
+    assert prg_auc(y, s) == pytest.approx(17 / 24, abs=1e-15)
+    assert round(prg_auc(y, s), 4) == 0.7083
+
+
+def _prg_auc_by_integration(y, s):
+    """AUPRG = integral of precG d(recG) along the ROC path, parametrised by TP."""
+    roc = roc_curve(y, s)
+    m1 = float(np.sum(y))
+    m0 = y.size - m1
+    tp, fp = roc.tpr * m1, roc.fpr * m0
+    target = m1 * m1 / (m1 + m0)
+    area = 0.0
+    for k in range(1, tp.size):
+        a, b = tp[k - 1], tp[k]
+        if b <= a or b <= target:
+            continue
+        lo = max(a, target)
+
+        def integrand(t, k=k, a=a, b=b):
+            f = fp[k - 1] + (t - a) * (fp[k] - fp[k - 1]) / (b - a)
+            return (1 - (m1 / m0) * f / t) * (m1 / m0) * m1 / t**2
+
+        area += integrate.quad(integrand, lo, b, epsabs=1e-13, epsrel=1e-12)[0]
+    return area
+
+
+@pytest.mark.parametrize("profile", ["ties", "continuous", "one_positive"])
+def test_prg_auc_equals_the_integral_along_the_roc_path(profile):
+    """Linear interpolation in PRG space is the ROC segment (a randomized rule): the
+    trapezoid area equals the integral taken along the ROC path in the counts."""
+    rng = np.random.default_rng(17)
+    for _ in range(15):
+        y, s, _ = random_case(rng, profile)
+        assert prg_auc(y, s) == pytest.approx(_prg_auc_by_integration(y, s), abs=1e-9)
+
+
+@given(rows)
+def test_property_prg_transform_and_bounds(data):
+    y, s, w = unpack(data)
+    assume(y.any() and not y.all())
+    c = precision_recall_gain_curve(y, s)
+    pi = y.mean()
+    assert c.recall_gain[0] == 0 and c.recall_gain[-1] == 1
+    assert c.precision_gain[-1] == pytest.approx(0, abs=1e-12)
+    assert np.all(np.diff(c.recall_gain) >= 0) and np.all(c.precision_gain <= 1)
+    # the real points are the gains of pr_curve's points with recall >= pi
+    pr = pr_curve(y, s)
+    keep = pr.recall >= pi * (1 - 1e-12)
+    real = ~np.isnan(c.thresholds)
+    rec, prec = pr.recall[keep], pr.precision[keep]
+    np.testing.assert_allclose(c.recall_gain[real], (rec - pi) / ((1 - pi) * rec),
+                               atol=1e-12)
+    np.testing.assert_allclose(c.precision_gain[real], (prec - pi) / ((1 - pi) * prec),
+                               atol=1e-12)
+    # integer weights are replicated rows
+    assume(w.sum() > 0 and (w * y).sum() > 0 and (w * ~y).sum() > 0)
+    rep = np.repeat(np.arange(y.size), w)
+    assert prg_auc(y, s, sample_weight=w) == pytest.approx(prg_auc(y[rep], s[rep]),
+                                                            abs=1e-12)
+
+
+def test_prg_auc_perfect_tied_and_monotone_invariance():
+    y = np.r_[np.ones(5, dtype=int), np.zeros(15, dtype=int)]
+    assert prg_auc(y, y + 0.0) == pytest.approx(1.0)
+    assert prg_auc(y, np.zeros(y.size)) == pytest.approx(0.0, abs=1e-15)
+    s = np.random.default_rng(0).normal(size=y.size) + y
+    assert prg_auc(y, s) == pytest.approx(prg_auc(y, np.exp(s)), abs=1e-15)
+
+
+def test_expected_f1_gain_is_linear_in_auprg():
+    """F1-gain = (precG + recG)/2 exactly, so with operating points spread uniformly over
+    recall gain, E[FG1] = AUPRG/2 + 1/4 (checked by sampling the curve densely)."""
+    rng = np.random.default_rng(5)
+    y = np.r_[np.ones(30, dtype=int), np.zeros(170, dtype=int)]
+    s = rng.normal(size=y.size) + 1.2 * y
+    c = precision_recall_gain_curve(y, s)
+    pi = y.mean()
+    # F1-gain of every real point equals the mean of its two gains
+    pr = pr_curve(y, s)
+    keep = pr.recall >= pi
+    f1 = 2 * pr.precision[keep] * pr.recall[keep] / (pr.precision[keep] + pr.recall[keep])
+    real = ~np.isnan(c.thresholds)
+    np.testing.assert_allclose((f1 - pi) / ((1 - pi) * f1),
+                               (c.precision_gain[real] + c.recall_gain[real]) / 2,
+                               atol=1e-12)
+    grid = (np.arange(200_000) + 0.5) / 200_000
+    prec_gain = cl_read(c, grid)
+    assert np.mean((prec_gain + grid) / 2) == pytest.approx(prg_auc(y, s) / 2 + 0.25,
+                                                            abs=1e-5)
+
+
+def cl_read(c, x):
+    """precG read along the PRG polyline at recall gains x (first of equal vertices)."""
+    rg, pg = c.recall_gain, c.precision_gain
+    return np.interp(x, rg, pg)
+
+
+def test_prg_one_class_raises():
+    with pytest.raises(ValueError, match="negative"):
+        precision_recall_gain_curve([1, 1], [0.2, 0.4])
+    with pytest.raises(ValueError, match="positive"):
+        prg_auc([0, 0], [0.2, 0.4])
+
+
+def roc_hull_vertices_in_prg(y, s):
+    """ROC hull vertices (TP, FP) with recall >= pi, without the (1, 1) end when the hull
+    reaches TPR = 1 earlier, and the PRG hull vertices mapped back to counts."""
+    m1 = int(np.sum(y))
+    m0 = y.size - m1
+    c = precision_recall_gain_curve(y, s)
+    real = ~np.isnan(c.thresholds)
+    h = roc_convex_hull(c.recall_gain[real], c.precision_gain[real])
+    tp = m1 / (1 + (1 - h.fpr) * m0 / m1)
+    fp = (1 - h.tpr) * tp * m0 / m1
+    prg = set(zip(np.rint(tp).astype(int).tolist(), np.rint(fp).astype(int).tolist()))
+    roc = roc_curve(y, s)
+    rh = roc_convex_hull(roc.fpr, roc.tpr)
+    tp_r = np.rint(rh.tpr * m1).astype(int)
+    fp_r = np.rint(rh.fpr * m0).astype(int)
+    first_full = int(np.flatnonzero(tp_r == m1)[0])
+    keep = (tp_r * (m1 + m0) >= m1 * m1) & (np.arange(tp_r.size) <= first_full)
+    return set(zip(tp_r[keep].tolist(), fp_r[keep].tolist())), prg
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_roc_hull_vertices_above_recall_pi_are_prg_hull_vertices(seed):
+    """Flach & Kull (2015): the PRG hull is the ROC hull seen in gain space; every
+    vertex of the ROC hull with recall at least pi is a vertex of the PRG hull."""
+    rng = np.random.default_rng(seed)
+    m1, m0 = int(rng.integers(5, 40)), int(rng.integers(5, 120))
+    y = np.r_[np.ones(m1, dtype=int), np.zeros(m0, dtype=int)]
+    s = np.round(rng.normal(size=y.size) + y, 1)  # some ties
+    roc_vertices, prg_vertices = roc_hull_vertices_in_prg(y, s)
+    assert roc_vertices and roc_vertices <= prg_vertices

@@ -6,7 +6,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from .. import roc_auc, roc_curve, roc_point
+from .. import randomized_roc_point, roc_auc, roc_curve, roc_point
 from . import _cases
 from ._core import (
     FunctionSpec,
@@ -31,6 +31,8 @@ _moved = list(TABLE1_B)
 _moved[4] = 0.25
 _AUC_MOVED = roc_auc(TABLE1_Y, _moved, exact=True)
 _AUC_T1 = roc_auc(TABLE1_Y, TABLE1_B, exact=True)
+_MIX = randomized_roc_point(TABLE1_Y, TABLE1_B, 0.6, 0.2, q=Fraction(1, 4))
+_MIX_SWAPPED_Q = randomized_roc_point(TABLE1_Y, TABLE1_B, 0.6, 0.2, q=Fraction(3, 4))
 
 
 def _exact_curve(y: Any, b: Any) -> list[tuple[Fraction, Fraction]]:
@@ -210,5 +212,27 @@ def roc_point_answer(y_true, y_score, threshold):
             signature="y_true, y_score, threshold"),
         worked="FPR is the share of negatives at or above the threshold, TPR the share of "
                "positives.",
+    ),
+    value_exercise(
+        id="roc-mixed-thresholds", chapter=2, title="Mixing two thresholds",
+        question=f"""
+{TABLE1_TEXT}
+For each object independently, a rule uses the threshold $\\theta = 0.6$ with
+probability $1/4$ and the threshold $\\theta = 0.2$ otherwise. Give its expected point
+$(\\mathrm{{FPR}}, \\mathrm{{TPR}})$ as a tuple of two exact numbers.
+""",
+        answer_name="mix_point",
+        solution_code="mix_point = cl.randomized_roc_point(\n"
+                      "    [0, 0, 0, 1, 1, 1, 0], [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0],\n"
+                      "    0.6, 0.2, q=Fraction(1, 4))",
+        solution=_MIX,
+        checker=with_whole_mistakes(
+            parts(fpr=exact(_MIX[0]), tpr=exact(_MIX[1])),
+            ((_MIX[1], _MIX[0]), HINTS["swapped"]),
+            (_MIX_SWAPPED_Q, "The probability 1/4 belongs to the threshold 0.6: the point "
+                             "is 1/4 A + 3/4 B, nearer to B."),
+            ((Fraction(1, 4), Fraction(2, 3)), "That is the node of threshold 0.3, on the "
+                                               "segment but not the expected point.")),
+        worked="A = (0, 1/3) for 0.6, B = (1/2, 1) for 0.2: 1/4 A + 3/4 B = (3/8, 5/6).",
     ),
 ]

@@ -178,4 +178,24 @@ def precision_at_k_answer(y_true, y_score, k):
         worked="Count the positives strictly above the cut score and add the needed share "
                "of the tied group at the cut.",
     ),
+    value_exercise(
+        id="min-precision-unachievable", chapter=7, title="The floor of PR space",
+        question="""
+A sample has one positive in ten ($\\pi = 1/10$). What is the least precision that any
+ranking of it can have at recall $1/2$, the edge of the unachievable region (exactly)?
+""",
+        answer_name="least_precision",
+        solution_code="pi, recall = Fraction(1, 10), Fraction(1, 2)\n"
+                      "least_precision = pi * recall / (pi * recall + 1 - pi)",
+        solution=Fraction(1, 19),
+        checker=exact(Fraction(1, 19), mistakes=[
+            Mistake(Fraction(1, 10), "This is the precision of a scorer that ignores the "
+                                     "objects; the worst ranking does worse, by putting "
+                                     "every negative first."),
+            Mistake(Fraction(1, 20), "Precision divides the true positives by all objects "
+                                     "called positive, pi R + (1 - pi), not by 1."),
+        ]),
+        worked="Half the positives (pi R = 1/20 of the sample) come after all the "
+               "negatives (9/10): precision (1/20) / (1/20 + 9/10) = 1/19.",
+    ),
 ]

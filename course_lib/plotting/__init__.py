@@ -12,9 +12,10 @@ zoom in the HTML book.
 """
 
 from ._style import BOOK_RC, COLORS, new_axes, use_book_style
-from .roc import plot_roc_grid
+from .roc import plot_iso_performance, plot_roc_grid, plot_roc_mixture
 
 __all__ = ["BOOK_RC", "COLORS", "new_axes", "use_book_style", "plot_roc_grid"]
+__all__ += ["plot_iso_performance", "plot_roc_mixture"]
 
 # Each topic adds its block below:
 #   from .topic import plot_a, plot_b
@@ -81,10 +82,13 @@ from .pr import (
     plot_pr_curve,
     plot_pr_curves,
     plot_pr_interpolation,
+    plot_pr_unachievable,
+    plot_prg_curves,
     plot_roc_curves,
 )
 
 __all__ += ["plot_pr_areas", "plot_pr_curve", "plot_pr_curves", "plot_pr_interpolation", "plot_roc_curves"]
+__all__ += ["plot_pr_unachievable", "plot_prg_curves"]
 
 from .cost import (
     plot_cost_band,

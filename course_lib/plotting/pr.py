@@ -20,6 +20,8 @@ __all__ = [
     "plot_pr_interpolation",
     "plot_roc_curves",
     "plot_pr_curves",
+    "plot_pr_unachievable",
+    "plot_prg_curves",
 ]
 
 #: Colours of several curves on one Axes, in order.
@@ -305,4 +307,110 @@ def plot_pr_curves(curves: Mapping[str, tuple[Any, Any]], *, ax=None,
     _unit_square(ax, "recall R", "precision P")
     _legend_below(ax)
     ax.set_title("PR" if title is None else title)
+    return ax
+
+
+def plot_pr_unachievable(
+    positive_share: float,
+    curves: Mapping[str, tuple[Any, Any]] | None = None,
+    *,
+    ax=None,
+    title: str | None = None,
+):
+    """Shade the unachievable region of PR space (Boyd et al., 2012), with PR curves.
+
+    Below ``P = pi R / (pi R + 1 - pi)`` no ranking of a sample with a share ``pi`` of
+    positives can go; the dotted horizontal line is ``P = pi``, where a scorer that
+    ignores the objects lies.
+
+    Parameters
+    ----------
+    positive_share : float in (0, 1)
+        The share of positives ``pi``.
+    curves : mapping of str to (y_true, y_score), optional
+        PR curves to draw over the region.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure if None.
+    title : str, optional
+        Axes title.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> ax = plot_pr_unachievable(0.2)
+    >>> ax.get_legend().get_texts()[0].get_text()
+    'unachievable (area 0.107)'
+    >>> plt.close(ax.get_figure())
+    """
+    from ..pr import min_pr_auc, min_precision
+
+    area = min_pr_auc(positive_share=positive_share)
+    if ax is None:
+        _, ax = new_axes()
+    r = np.linspace(0, 1, 401)
+    p = min_precision(r, positive_share=positive_share)
+    ax.fill_between(r, 0, p, color=COLORS["grid"], alpha=0.45, lw=0, zorder=1,
+                    label=f"unachievable (area {area:.3f})")
+    ax.plot(r, p, color=COLORS["grid"], lw=1.2, zorder=2)
+    ax.plot([0, 1], [positive_share] * 2, ":", color=COLORS["text"], lw=1, zorder=2,
+            label=f"P = π = {positive_share:.3g}")
+    for k, (name, (y, s)) in enumerate((curves or {}).items()):
+        c = pr_curve(y, s)
+        ax.plot(c.recall, c.precision, color=_SERIES[k % len(_SERIES)], lw=1.6,
+                zorder=3 + k, label=f"{name} (AP {average_precision(y, s):.3f})")
+    _unit_square(ax, "recall R", "precision P")
+    _legend_below(ax)
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+def plot_prg_curves(curves: Mapping[str, tuple[Any, Any]], *, ax=None,
+                    title: str | None = None):
+    """Draw precision-recall-gain curves (Flach & Kull, 2015), AUPRG in the legend.
+
+    The unit square of PRG space: recall gain from 0 to 1 (recall from ``pi`` to 1),
+    precision gain up to 1; a part with negative precision gain (precision below
+    ``pi``) runs below the square and is cut at -0.25. The always-positive rule is the
+    point (1, 0).
+
+    Parameters
+    ----------
+    curves : mapping of str to (y_true, y_score)
+        One curve per entry; the key names it in the legend.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure if None.
+    title : str, optional
+        Axes title.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> ax = plot_prg_curves({"a": ([1, 1, 0, 0, 1, 0], [0.8, 0.8, 0.6, 0.4, 0.4, 0.2])})
+    >>> ax.get_legend().get_texts()[0].get_text()
+    'a (AUPRG 0.708)'
+    >>> plt.close(ax.get_figure())
+    """
+    from ..pr import precision_recall_gain_curve, prg_auc
+
+    if ax is None:
+        _, ax = new_axes()
+    ax.axhline(0, color=COLORS["grid"], lw=1, zorder=1)
+    for k, (name, (y, s)) in enumerate(curves.items()):
+        c = precision_recall_gain_curve(y, s)
+        ax.plot(c.recall_gain, c.precision_gain, color=_SERIES[k % len(_SERIES)],
+                lw=1.8, marker="o", ms=2.5, zorder=2 + k,
+                label=f"{name} (AUPRG {prg_auc(y, s):.3f})")
+    _unit_square(ax, "recall gain", "precision gain")
+    ax.set_ylim(-0.25, 1.02)
+    ax.set_aspect("auto")
+    _legend_below(ax)
+    if title:
+        ax.set_title(title)
     return ax

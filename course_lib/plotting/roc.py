@@ -1,4 +1,5 @@
-"""Figures of the ROC grid (chapter 2, source D's figures XA.1-XA.4)."""
+"""Figures of the ROC grid (chapter 2, source D's figures XA.1-XA.4) and of the ROC
+convex hull: randomized rules between two thresholds, iso-performance lines."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import numpy as np
 from ..roc import pair_matrix, roc_point, roc_steps
 from ._style import COLORS, _no_spines, _unit_square, new_axes
 
-__all__ = ["plot_roc_grid"]
+__all__ = ["plot_roc_grid", "plot_roc_mixture", "plot_iso_performance"]
 
 def _frac_label(x: Fraction) -> str:
     return str(x) if x.denominator != 1 else str(x.numerator)
@@ -134,6 +135,141 @@ def plot_roc_grid(
         ax.set_ylabel("TPR")
     _unit_square(ax)
     _no_spines(ax)
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+def plot_roc_mixture(
+    y_true: Any,
+    y_score: Any,
+    threshold_a: float,
+    threshold_b: float,
+    *,
+    q: float,
+    simulated: tuple[float, float] | None = None,
+    ax=None,
+    title: str | None = None,
+):
+    """Draw a ROC path with its convex hull and a randomized rule between two nodes.
+
+    The path is drawn on its grid (:func:`plot_roc_grid`), the hull dashed, the nodes
+    A and B of the two thresholds circled and joined by a segment, the exact expected
+    point of the mix ``q A + (1 - q) B`` as a filled dot and, when given, the mean of
+    simulated draws of the rule as a cross.
+
+    Parameters
+    ----------
+    y_true, y_score : array-like of shape (n,)
+        Labels 0/1 and scores; both classes must be present.
+    threshold_a, threshold_b : float
+        The two thresholds (A uses ``threshold_a``).
+    q : float
+        Probability of using ``threshold_a``.
+    simulated : (float, float), optional
+        Mean ``(FPR, TPR)`` of simulated draws, marked with a cross.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure if None.
+    title : str, optional
+        Axes title.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> ax = plot_roc_mixture([0, 1, 1, 0], [0.1, 0.9, 0.4, 0.5], 0.9, 0.4, q=0.5)
+    >>> ax.get_legend().get_texts()[0].get_text()
+    'convex hull'
+    >>> plt.close(ax.get_figure())
+    """
+    from ..roc import randomized_roc_point, roc_convex_hull, roc_curve
+
+    ax = plot_roc_grid(y_true, y_score, ax=ax, show_ids=False, title=title)
+    c = roc_curve(y_true, y_score)
+    h = roc_convex_hull(c.fpr, c.tpr)
+    ax.plot(h.fpr, h.tpr, "--", color=COLORS["alt"], lw=2, zorder=4, label="convex hull")
+    a = [float(v) for v in roc_point(y_true, y_score, threshold_a)]
+    b = [float(v) for v in roc_point(y_true, y_score, threshold_b)]
+    ax.plot([a[0], b[0]], [a[1], b[1]], color=COLORS["point"], lw=1, zorder=5)
+    for name, (x, yv), t in (("A", a, threshold_a), ("B", b, threshold_b)):
+        ax.plot([x], [yv], "o", ms=9, mfc="none", mec=COLORS["point"], mew=1.8, zorder=6)
+        ax.annotate(f"{name}: θ = {t:g}", (x, yv), xytext=(8, -12),
+                    textcoords="offset points", color=COLORS["point"], fontsize=9)
+    mix = [float(v) for v in randomized_roc_point(y_true, y_score, threshold_a,
+                                                    threshold_b, q=q)]
+    ax.plot([mix[0]], [mix[1]], "o", ms=9, color=COLORS["point"], zorder=7,
+            label=f"expected point, q = {q:g}")
+    if simulated is not None:
+        ax.plot([simulated[0]], [simulated[1]], "x", ms=9, mew=1.8, color=COLORS["text"],
+                zorder=8, label="mean of the draws")
+    ax.legend(loc="lower right", fontsize=8)
+    return ax
+
+
+def plot_iso_performance(
+    fpr: Any,
+    tpr: Any,
+    slopes: Sequence[float],
+    *,
+    labels: Sequence[str] | None = None,
+    ax=None,
+    title: str | None = None,
+):
+    """Draw a ROC curve, its convex hull and, for each slope, the highest
+    iso-performance line that still meets the curve, with the point it touches.
+
+    Parameters
+    ----------
+    fpr, tpr : array-like of shape (n,)
+        The vertices of the ROC curve.
+    slopes : sequence of float
+        Slopes of the iso-performance lines (non-negative).
+    labels : sequence of str, optional
+        A legend entry per slope (default ``"slope S"``).
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure if None.
+    title : str, optional
+        Axes title.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> ax = plot_iso_performance([0, 0, 0.5, 1], [0, 0.5, 1, 1], [0.5])
+    >>> ax.get_lines()[-1].get_xydata().tolist()
+    [[0.5, 1.0]]
+    >>> plt.close(ax.get_figure())
+    """
+    from ..roc import iso_performance_optimum, roc_convex_hull
+
+    f = np.asarray(fpr, dtype=float)
+    t = np.asarray(tpr, dtype=float)
+    names = [f"slope {s:g}" for s in slopes] if labels is None else list(labels)
+    if len(names) != len(slopes):
+        raise ValueError(f"{len(names)} labels for {len(slopes)} slopes")
+    if ax is None:
+        _, ax = new_axes()
+    h = roc_convex_hull(f, t)
+    ax.plot([0, 1], [0, 1], ":", color=COLORS["grid"], lw=1, zorder=1)
+    ax.plot(f, t, color=COLORS["curve"], lw=1.8, zorder=2, label="ROC curve")
+    ax.plot(h.fpr, h.tpr, "--", color=COLORS["alt"], lw=1.6, zorder=3, label="convex hull")
+    colours = (COLORS["point"], COLORS["tie"], COLORS["text"])
+    styles = ("-", "-.", "--")
+    xs = np.array([-0.05, 1.05])
+    for k, (s, name) in enumerate(zip(slopes, names)):
+        opt = iso_performance_optimum(f, t, slope=s)
+        colour = colours[k % len(colours)]
+        ax.plot(xs, opt.intercept + s * xs, styles[k % len(styles)], color=colour,
+                lw=1.5, zorder=4 + k, label=name)
+        # later dots are smaller, so that optima at the same point all show
+        ax.plot([opt.fpr], [opt.tpr], "o", ms=max(11 - 3 * k, 4), color=colour,
+                zorder=10 + k)
+    _unit_square(ax, "FPR", "TPR")
+    ax.legend(loc="lower right", fontsize=8)
     if title:
         ax.set_title(title)
     return ax
