@@ -71,7 +71,8 @@ def timed(func, *args, **kwargs):
     return time.perf_counter() - start, result
 
 
-def part_duckdb(path: Path, column: str) -> dict:
+def duckdb_source(path: Path, column: str):
+    """A DuckDB runner with the memory limit and spill folder, and the Parquet query."""
     import duckdb
 
     from course_lib import sql
@@ -80,8 +81,13 @@ def part_duckdb(path: Path, column: str) -> dict:
     con.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
     con.execute("SET threads = 2")
     con.execute(f"SET temp_directory = '{(path.parent / 'spill').as_posix()}'")
-    run = sql.DuckDBRunner(con)
-    src = f"SELECT y, {column} FROM read_parquet('{path.as_posix()}')"
+    return sql.DuckDBRunner(con), f"SELECT y, {column} FROM read_parquet('{path.as_posix()}')"
+
+
+def part_duckdb(path: Path, column: str) -> dict:
+    from course_lib import sql
+
+    run, src = duckdb_source(path, column)
     t_auc, auc = timed(sql.sql_roc_auc, run, src, label="y", score=column, exact=True)
     t_ks, ks = timed(sql.sql_ks, run, src, label="y", score=column)
     t_tab, tab = timed(sql.sql_gains_table, run, src, label="y", score=column)
@@ -90,16 +96,9 @@ def part_duckdb(path: Path, column: str) -> dict:
 
 
 def part_duckdb_once(path: Path, column: str) -> dict:
-    import duckdb
-
     from course_lib import sql
 
-    con = duckdb.connect()
-    con.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
-    con.execute("SET threads = 2")
-    con.execute(f"SET temp_directory = '{(path.parent / 'spill').as_posix()}'")
-    run = sql.DuckDBRunner(con)
-    src = f"SELECT y, {column} FROM read_parquet('{path.as_posix()}')"
+    run, src = duckdb_source(path, column)
     t, e = timed(sql.sql_evaluation, run, src, label="y", score=column, exact=True)
     return {"auc": str(e.auc), "ks": float(e.ks.ks), "cum_N1": e.gains_table["cum_N1"].tolist(),
             "times": [t], "once": True, "peak_mib": vm_hwm_mib()}
