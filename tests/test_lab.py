@@ -228,3 +228,17 @@ def test_figure_references_become_the_books_numbers(tmp_path):
                                  glue={}, bib={}, docs={}, figures=numbers)
     number = numbers["fig-02-walk"]
     assert text == f"{number} and Figure {number[5:]}"
+
+
+def test_a_reference_to_another_pages_section_becomes_its_title():
+    """{ref} without text to a section of another page reads as the book prints it: the
+    section's title (chapter 2's hull section, the notation page's RPP section)."""
+    sections = labcopy.section_titles(labcopy._pages(ROOT))
+    assert sections["sec-roc-hull"].endswith("the ROC convex hull")
+    assert sections["notation-rpp"] == "Why RPP, not PR"
+    text = labcopy.resolve_roles("see {ref}`sec-roc-hull` and {ref}`Why <notation-rpp>`",
+                                 glue={}, bib={}, docs={}, sections=sections)
+    assert text == f"see {sections['sec-roc-hull']} and Why"
+    with pytest.raises(ValueError, match="needs a text"):
+        labcopy.resolve_roles("{ref}`no-such-section`", glue={}, bib={}, docs={},
+                              sections=sections)
