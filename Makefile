@@ -54,10 +54,11 @@ $(WAREHOUSE_STAMP): $(STAMP) requirements-warehouse.txt
 test-warehouse: $(WAREHOUSE_STAMP)
 	$(BIN)/python -m pytest -p no:cacheprovider tests/test_sql.py -m spark
 
-# pytest-xdist, one worker per core; --dist loadfile keeps the tests of a file in one
-# worker, so the cells of a notebook run in order in one kernel and the Spark session of
-# tests/test_sql.py starts once.
-PARALLEL := -n auto --dist loadfile
+# pytest-xdist, one worker per core (at most 4: each worker may run a kernel, a browser
+# or Spark, and memory runs out before cores do); --dist loadfile keeps the tests of a
+# file in one worker, so the cells of a notebook run in order in one kernel and the Spark
+# session of tests/test_sql.py starts once.
+PARALLEL := -n auto --maxprocesses 4 --dist loadfile
 
 test: check $(WAREHOUSE_STAMP)
 	$(BIN)/python -m pytest $(PARALLEL) tests course_lib $(NOTEBOOKS) $(BOOK_NOTEBOOKS) \
