@@ -56,6 +56,8 @@ __all__ = [
     "relation",
     "checks_sql",
     "score_groups_sql",
+    "score_counts_sql",
+    "cumulative_counts_sql",
     "roc_points_sql",
     "auc_sql",
     "ks_sql",
@@ -140,6 +142,11 @@ class SqlKs(NamedTuple):
     ks: float | Fraction
     threshold: float
     rate: float
+
+
+#: Buckets of :func:`cumulative_counts_sql` when :func:`sql_evaluation` must cumulate
+#: in parts (the engine ran out of memory on one window over every distinct score).
+BUCKETS = 1024
 
 
 class SqlEvaluation(NamedTuple):
@@ -373,6 +380,78 @@ def _is_exact(r: Relation, exact_weights: bool) -> bool:
     return r.weight is None or exact_weights
 
 
+def score_counts_sql(r: Relation, *, exact_weights: bool = False) -> str:
+    """One row per distinct score: ``s, n1, n0`` (the count of each class), and before
+    them ``pos, neg`` (the weight of each class) when there is a weight column.
+
+    >>> print(score_counts_sql(relation("t", label="y", score="s")).splitlines()[-1])
+    FROM rows_ GROUP BY s
+    """
+    if r.grouped:
+        raise ValueError("the relation is already grouped by score")
+    # counts as BIGINT (DuckDB would sum them in HUGEINT): fewer bytes to sort
+    counts = "CAST(SUM(y) AS BIGINT) AS n1, CAST(COUNT(*) - SUM(y) AS BIGINT) AS n0"
+    columns = counts if r.weight is None else f"{_group_columns(r)}, {counts}"
+    return (
+        f"WITH rows_ AS ({_rows(r, exact_weights)})\n"
+        f"SELECT s, {columns}\n"
+        "FROM rows_ GROUP BY s"
+    )
+
+
+def cumulative_counts_sql(source: str, r: Relation, *, buckets: int | None = None) -> str:
+    """The table of :func:`score_groups_sql` from ``source``, a table (or parenthesized
+    query) of :func:`score_counts_sql` for ``r``.
+
+    With ``buckets=k`` the cumulative sums are taken in ``k + 1`` buckets of the score
+    range, each a partition of its own, plus the totals of the buckets above: the same
+    sums (exact for counts and integer weights), but no window runs over all the scores
+    at once. DuckDB keeps a window's single partition in memory, so on about 10^8
+    distinct scores only the bucketed form fits a memory limit of a few GB. The bucket
+    ``floor((hi/2 - s/2) / (hi/2 - lo/2) k)`` never decreases as the score does, so the
+    buckets keep the order of the scores.
+
+    >>> r = relation("t", label="y", score="s")
+    >>> "PARTITION BY bucket_" in cumulative_counts_sql("counts", r, buckets=8)
+    True
+    """
+    pairs = [("n1", "cn1"), ("n0", "cn0")]
+    if r.weight is None:  # the weights are the counts: two windows, not four
+        extra = "n1 AS pos, n0 AS neg, cn1 AS tp, cn0 AS fp"
+    else:
+        extra = "pos, neg, tp, fp"
+        pairs += [("pos", "tp"), ("neg", "fp")]
+    if buckets is None:
+        sums = ", ".join(f"SUM({a}) {_CUMULATIVE} AS {b}" for a, b in pairs)
+        return (
+            f"WITH cum_ AS (SELECT *, {sums} FROM {source})\n"
+            f"SELECT s, {extra}, n1, n0, cn1, cn0\n"
+            "FROM cum_"
+        )
+    k = _check_bins(buckets, "buckets")
+    cols = [a for a, _ in pairs]
+    within = ("OVER (PARTITION BY bucket_ ORDER BY s DESC "
+              "ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)")
+    above = "OVER (ORDER BY bucket_ ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)"
+    return (
+        f"WITH c_ AS (SELECT * FROM {source}),\n"
+        "mm_ AS (SELECT MIN(s) AS lo_, MAX(s) AS hi_ FROM c_),\n"
+        "b_ AS (SELECT c_.*, CASE WHEN hi_ > lo_ THEN CAST(floor((hi_ / 2 - s / 2) / "
+        f"(hi_ / 2 - lo_ / 2) * {k}) AS INTEGER) ELSE 0 END AS bucket_ "
+        "FROM c_ CROSS JOIN mm_),\n"
+        f"bt_ AS (SELECT bucket_, {', '.join(f'SUM({a}) AS t_{a}' for a in cols)} "
+        "FROM b_ GROUP BY bucket_),\n"
+        "bo_ AS (SELECT bucket_, "
+        + ", ".join(f"COALESCE(SUM(t_{a}) {above}, 0) AS o_{a}" for a in cols)
+        + " FROM bt_),\n"
+        "cum_ AS (SELECT b_.*, "
+        + ", ".join(f"o_{a} + SUM({a}) {within} AS {b}" for a, b in pairs)
+        + " FROM b_ JOIN bo_ USING (bucket_))\n"
+        f"SELECT s, {extra}, n1, n0, cn1, cn0\n"
+        "FROM cum_"
+    )
+
+
 def score_groups_sql(r: Relation, *, exact_weights: bool = False) -> str:
     """One row per distinct score with its class weights and their cumulative sums:
     ``s, pos, neg, tp, fp, n1, n0, cn1, cn0``.
@@ -386,24 +465,8 @@ def score_groups_sql(r: Relation, *, exact_weights: bool = False) -> str:
     >>> print(score_groups_sql(relation("t", label="y", score="s")).splitlines()[-1])
     FROM cum_
     """
-    if r.grouped:
-        raise ValueError("the relation is already grouped by score")
-    # counts as BIGINT (DuckDB would sum them in HUGEINT): fewer bytes to sort
-    counts = "CAST(SUM(y) AS BIGINT) AS n1, CAST(COUNT(*) - SUM(y) AS BIGINT) AS n0"
-    pairs = [("n1", "cn1"), ("n0", "cn0")]
-    if r.weight is None:  # the weights are the counts: two windows, not four
-        columns, extra = counts, "n1 AS pos, n0 AS neg, cn1 AS tp, cn0 AS fp"
-    else:
-        columns, extra = f"{_group_columns(r)}, {counts}", "pos, neg, tp, fp"
-        pairs += [("pos", "tp"), ("neg", "fp")]
-    sums = ", ".join(f"SUM({a}) {_CUMULATIVE} AS {b}" for a, b in pairs)
-    return (
-        f"WITH rows_ AS ({_rows(r, exact_weights)}),\n"
-        f"groups_ AS (SELECT s, {columns} FROM rows_ GROUP BY s),\n"
-        f"cum_ AS (SELECT *, {sums} FROM groups_)\n"
-        f"SELECT s, {extra}, n1, n0, cn1, cn0\n"
-        "FROM cum_"
-    )
+    counts = score_counts_sql(r, exact_weights=exact_weights)
+    return cumulative_counts_sql(f"({counts}) AS counts_", r)
 
 
 def checks_sql(r: Relation) -> str:
@@ -684,10 +747,17 @@ class DuckDBRunner:
         """Store the result of a query in a new temporary table; return its quoted name.
 
         DuckDB spills the table to its temporary directory when it exceeds the
-        connection's ``memory_limit``. :meth:`release` drops it.
+        connection's ``memory_limit``. :meth:`release` drops it. Raises MemoryError when
+        the query does not fit the limit (a window over one huge partition does not
+        spill).
         """
+        import duckdb
+
         name = _temporary_name(self.dialect)
-        self.connection.execute(f"CREATE TEMPORARY TABLE {name} AS {sql}")
+        try:
+            self.connection.execute(f"CREATE TEMPORARY TABLE {name} AS {sql}")
+        except duckdb.OutOfMemoryException as exc:
+            raise MemoryError(str(exc).splitlines()[0]) from exc
         return name
 
     def release(self, name: str) -> None:
@@ -1218,7 +1288,14 @@ def sql_evaluation(
     if k > c.n:
         raise ValueError(f"n_bins must be between 1 and the number of samples {c.n}, got {k}")
     _need(c, "evaluation (AUC, KS and gains table)")
-    name = run.keep(score_groups_sql(r, exact_weights=ew))
+    try:
+        name = run.keep(score_groups_sql(r, exact_weights=ew))
+    except MemoryError:  # one window over every distinct score: in parts instead
+        counts = run.keep(score_counts_sql(r, exact_weights=ew))
+        try:
+            name = run.keep(cumulative_counts_sql(counts, r, buckets=BUCKETS))
+        finally:
+            run.release(counts)
     try:
         g = r._replace(source=name, grouped=True)
         integral = weight is None or ew

@@ -26,9 +26,12 @@ from course_lib.sql import (
     DuckDBRunner,
     SparkRunner,
     auc_sql,
+    cumulative_counts_sql,
     gains_table_sql,
     ks_sql,
     relation,
+    score_counts_sql,
+    score_groups_sql,
     sql_binned_auc,
     sql_checks,
     sql_evaluation,
@@ -431,6 +434,57 @@ def check_evaluation(run, case: dict) -> None:
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"case{c['id']}")
 def test_evaluation_on_duckdb(duck, case):
     check_evaluation(duck, case)
+
+
+@pytest.mark.parametrize("buckets", [1, 3, 1024])
+def test_cumulating_in_buckets_gives_the_same_table(duck, buckets):
+    """The bucketed form (partitioned windows plus the totals of the buckets above) gives
+    the table of the single window: exactly with counts and integer weights, to 1e-12
+    with float weights."""
+    for case in CASES[:60]:
+        r = relation(source(case), label="y", score="s", weight=weight_col(case))
+        ew = case["w"] is not None and integral(case)
+        counts = f"({score_counts_sql(r, exact_weights=ew)}) AS counts_"
+        order = "SELECT * FROM ({}) ORDER BY s DESC"
+        one = duck.fetch(order.format(score_groups_sql(r, exact_weights=ew)))
+        parts = duck.fetch(order.format(cumulative_counts_sql(counts, r, buckets=buckets)))
+        if integral(case):
+            assert [tuple(map(float, a)) for a in one] == [tuple(map(float, b)) for b in parts]
+        else:
+            np.testing.assert_allclose(np.array(one, float), np.array(parts, float), rtol=0,
+                                       atol=1e-12 * float(np.sum(case["w"])))
+
+
+class _NoRoomForOneWindow(DuckDBRunner):
+    """A DuckDB runner that refuses the single window over every distinct score, as
+    DuckDB does on about 10^8 of them under a memory limit of a few GB."""
+
+    def keep(self, sql: str) -> str:
+        if "PARTITION BY bucket_" not in sql and " OVER (" in sql:
+            raise MemoryError("Out of Memory Error (simulated)")
+        return super().keep(sql)
+
+
+def test_evaluation_cumulates_in_buckets_when_memory_runs_out(duck):
+    """sql_evaluation falls back to score_counts_sql + cumulative_counts_sql(buckets)
+    on MemoryError: the same results, and no table left behind."""
+    run = _NoRoomForOneWindow(duck.connection)
+    before = duck.fetch("SELECT COUNT(*) FROM duckdb_tables()")
+    for case in CASES[:36]:
+        check_evaluation(run, case)
+    assert duck.fetch("SELECT COUNT(*) FROM duckdb_tables()") == before
+
+
+def test_a_query_beyond_the_memory_limit_is_refused_with_memory_error(tmp_path):
+    """A statement that does not fit DuckDB's memory limit is a MemoryError naming it,
+    never a wrong number."""
+    con = duckdb.connect()
+    con.execute(f"SET temp_directory = '{(tmp_path / 'spill').as_posix()}'")
+    con.execute("CREATE TABLE t AS SELECT CAST(hash(2 * i + 1) % 5 = 0 AS INTEGER) AS y, "
+                "hash(2 * i) / 18446744073709551616.0 AS s FROM range(2000000) t(i)")
+    con.execute("SET memory_limit = '16MB'")
+    with pytest.raises(MemoryError, match="Out of Memory"):
+        DuckDBRunner(con).keep(score_groups_sql(relation("t", label="y", score="s")))
 
 
 def test_evaluation_leaves_no_table_behind_and_checks_first(duck):
