@@ -10,7 +10,7 @@ from fractions import Fraction
 import duckdb
 import numpy as np
 import pytest
-from notebook_tools import cell_text, chapter, glued, load
+from notebook_tools import cell_text, chapter, glued
 
 import course_lib as cl
 from course_lib._groups import score_groups
@@ -98,20 +98,3 @@ def test_spark_binning_errors(loans):
     assert binned_auc(y, loans["points"], 1000) == cl.roc_auc(y, loans["points"], exact=True)
     assert int(g["chunk_pd5_1000"]) == np.unique(loans["pd5"]).size // 1000
     assert float(g["err_pd5_1000"]) < 0 and abs(float(g["err_pd5_1000"])) < 1e-5
-
-
-def test_every_exercise_solution_passes():
-    from course_lib.exercises import exercises_for
-
-    checked = {}
-    for cell in load(CH14)["cells"]:
-        exercise_id = cell["metadata"].get("exercise")
-        if cell["cell_type"] != "code" or not exercise_id:
-            continue
-        text = "".join("".join(o.get("data", {}).get("text/plain", ""))
-                       for o in cell.get("outputs", []))
-        checked[exercise_id] = text
-    assert list(checked) == [ex.id for ex in exercises_for(14)]
-    assert len(checked) >= 4
-    for exercise_id, text in checked.items():
-        assert f"{exercise_id}: passed" in text, (exercise_id, text)

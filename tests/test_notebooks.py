@@ -182,6 +182,11 @@ def test_exercises_in_the_four_cell_format(path):
     cells = load(path)["cells"]
     src = ["".join(c["source"]) for c in cells]
     assert not any("Check yourself" in s for s in src)
+    # the chapter's solution cells are the registry's exercises, in order, at least four
+    solved = dict.fromkeys(c["metadata"]["exercise"] for c in cells
+                           if c["cell_type"] == "code" and c["metadata"].get("exercise"))
+    assert list(solved) == [ex.id for ex in exercises_for(int(path.name[:2]))]
+    assert len(solved) >= 4
     for ex in exercises_for(int(path.name[:2])):
         i = next(k for k, s in enumerate(src) if f":label: {ex.id}\n" in s)
         assert src[i].startswith(f"```{{exercise}} {ex.title}\n")
