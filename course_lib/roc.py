@@ -611,6 +611,17 @@ def _as_probability(q: Any) -> Fraction:
     return value
 
 
+def _two_thresholds(threshold_a: Any, threshold_b: Any) -> list[float]:
+    """The two thresholds of a randomized rule as floats; ValueError unless finite."""
+    cuts = []
+    for name, t in (("threshold_a", threshold_a), ("threshold_b", threshold_b)):
+        value = float(t)
+        if not np.isfinite(value):
+            raise ValueError(f"{name} must be finite, got {t!r}")
+        cuts.append(value)
+    return cuts
+
+
 def randomized_roc_point(
     y_true: Any, y_score: Any, threshold_a: float, threshold_b: float, *, q: Any
 ) -> tuple[Fraction, Fraction]:
@@ -650,12 +661,7 @@ def randomized_roc_point(
     """
     y, s, _ = check_binary(y_true, y_score)
     _need_both_classes(y)
-    cuts = []
-    for name, t in (("threshold_a", threshold_a), ("threshold_b", threshold_b)):
-        value = float(t)
-        if not np.isfinite(value):
-            raise ValueError(f"{name} must be finite, got {t!r}")
-        cuts.append(value)
+    cuts = _two_thresholds(threshold_a, threshold_b)
     p = _as_probability(q)
     called_a = s >= cuts[0]
     called_b = s >= cuts[1]
@@ -706,12 +712,7 @@ def randomized_rule(
     [True, False, False]
     """
     s = check_scores(y_score)
-    cuts = []
-    for name, t in (("threshold_a", threshold_a), ("threshold_b", threshold_b)):
-        value = float(t)
-        if not np.isfinite(value):
-            raise ValueError(f"{name} must be finite, got {t!r}")
-        cuts.append(value)
+    cuts = _two_thresholds(threshold_a, threshold_b)
     p = float(_as_probability(q))
     generator = check_seed(rng, "rng")
     use_a = generator.random(s.size) < p
