@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .. import roc_auc
+from course_lib import roc_auc
+from course_lib.exercises._core import FunctionSpec, Mistake, exact, function_exercise, quiet, value_exercise
+
 from . import _cases
-from ._core import FunctionSpec, Mistake, exact, function_exercise, quiet, value_exercise
 from ._hints import HINTS, auc_mistakes, auc_tie_version, auc_unweighted, keep_distinct
 
 TABLE1_Y = (0, 0, 0, 1, 1, 1, 0)
