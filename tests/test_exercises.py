@@ -13,6 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import course_lib as cl
+from course_key.ch07 import precision_at_k
+from course_key.ch13 import is_roc_curve, max_auc_below_one
 from course_lib.exercises import (
     CHAPTERS,
     REGISTRY,
@@ -26,8 +28,6 @@ from course_lib.exercises import (
     exercises_for,
     get,
 )
-from course_key.ch07 import precision_at_k
-from course_key.ch13 import is_roc_curve, max_auc_below_one
 
 IDS = list(REGISTRY)
 
