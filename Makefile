@@ -33,7 +33,7 @@ install: $(STAMP)
 $(STAMP): requirements.txt pyproject.toml key/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e . -e key
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e . -e ./key
 	touch $(STAMP)
 
 book: $(STAMP)
