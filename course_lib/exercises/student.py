@@ -277,14 +277,17 @@ def write_student_copies(paths: Sequence[Path | str], out_dir: Path | str, *,
         raise ValueError("per-student copies need both the students and the class secret")
     notebooks = [(Path(p), nbformat.read(p, as_version=4)) for p in paths]
     written = []
-    for student in (students or [None]):
+    roster: list[str | None] = list(students) if students is not None else [None]
+    for student in roster:
         seed = None if student is None or secret is None else student_seed(secret, student)
         folder = out_dir if student is None else out_dir / student
         folder.mkdir(parents=True, exist_ok=True)
         for path, nb in notebooks:
             chapter = chapter_of(nb, path.name)
-            exercises = student_exercises(chapter, seed) if _has_exercises(chapter) else {}
-            variant = None if student is None else {"student": student, "seed": seed}
+            exercises = (student_exercises(chapter, seed)
+                         if chapter is not None and _has_exercises(chapter) else {})
+            variant = None if student is None or seed is None else {"student": student,
+                                                                    "seed": seed}
             copy_ = student_copy(nb, name=path.name, chapter=chapter, exercises=exercises,
                                  variant=variant)
             target = folder / path.name
