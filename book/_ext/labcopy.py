@@ -613,11 +613,12 @@ def document_map(notebook: Path, *, root: Path = ROOT,
         has_copy = page.suffix == ".ipynb" and (linked is None or linked(page))
         link = str(rel) + ".ipynb" if has_copy else None
         from_root = page.relative_to(root).with_suffix("")
-        docs[str(rel)] = (_title(page), link)
-        docs["/" + str(from_root)] = (_title(page), link)
+        title = _title(page)
+        docs[str(rel)] = (title, link)
+        docs["/" + str(from_root)] = (title, link)
         # the same page named through the root: ../notebooks/09_cost_curves from notebooks/
         up = len(notebook.resolve().parent.relative_to(root.resolve()).parts)
-        docs[str(Path(*[".."] * up, from_root))] = (_title(page), link)
+        docs[str(Path(*[".."] * up, from_root))] = (title, link)
     return docs
 
 
