@@ -15,7 +15,19 @@ cell (tagged ``solution``) go, and in their place comes a code cell tagged ``ans
 
 Any other code cell tagged ``solution`` is dropped too. The exercise blocks (the
 questions) stay. The copy records its chapter in ``metadata.course.chapter``, which the
-grader (:mod:`course_lib.exercises.grade`) reads.
+grader (:mod:`course_lib.exercises.grade`) reads. Copies are deterministic: the same
+chapter always gives the same bytes.
+
+The copy reads as the book prints it, in JupyterLab with jupyterlab-myst: its markdown
+goes through the same function as ``make lab``'s lab copies (``page_copy`` of
+``book/_ext/labcopy.py``), so every ``{glue}``, ``{cite}``, ``{numref}``, ``{ref}``,
+``{doc}`` and ``{term}`` role becomes the book's text (the glued values are those the
+chapter stored, read before its outputs are cleared), and each exercise becomes an
+admonition numbered as in the book, "Exercise 2.1 (title)", ending with the variable of
+its answer (:func:`answer_note`). The book's sentence that the worked solutions are
+folded under each exercise is reworded (:func:`student_wording`). The copies are made
+from the repository (they read ``book/references.bib`` and the other pages).
+
 
 Before the first answer cell comes one cell that defines ``check`` from a *sealed key*
 (:mod:`course_lib.exercises.sealed`): salted hashes of the accepted and of the typical
@@ -43,6 +55,7 @@ import secrets
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import nbformat
@@ -51,9 +64,12 @@ from course_lib.exercises import get
 from course_lib.exercises._core import Exercise
 from course_lib.exercises.seeds import exercise_seed, normalize_student, student_seed
 
-__all__ = ["answer_cell", "chapter_of", "check_cell", "read_roster", "read_secret",
-           "student_copy", "student_exercises", "write_student_copies", "main"]
+__all__ = ["answer_cell", "answer_note", "book_index", "chapter_of", "check_cell",
+           "read_roster", "read_secret", "student_copy", "student_exercises",
+           "student_wording", "write_student_copies", "main"]
 
+ROOT = Path(__file__).resolve().parents[2]
+LABCOPY = ROOT / "book" / "_ext" / "labcopy.py"
 EXERCISE_START = re.compile(r"^(?P<fence>\s*(?:`{3,}|:{3,}))\s*\{exercise\}[^\n]*\n"
                             r"(?P<options>(?:\s*:[\w-]+:[^\n]*\n)*)")
 _LABEL = re.compile(r":label:\s*(?P<id>\S+)")
@@ -141,9 +157,84 @@ def _with_question(text: str, question: str) -> str:
     return f"{text[:match.end()]}\n{question.strip()}\n{fence}\n"
 
 
+def _labcopy() -> ModuleType:
+    """``book/_ext/labcopy.py``, the one implementation of the book's text in Jupyter."""
+    if "labcopy" in sys.modules:
+        return sys.modules["labcopy"]
+    if not LABCOPY.is_file():
+        raise ValueError(f"student copies are made from the book's repository: "
+                         f"{LABCOPY} is missing")
+    if str(LABCOPY.parent) not in sys.path:
+        sys.path.insert(0, str(LABCOPY.parent))
+    import labcopy
+
+    return labcopy
+
+
+def book_index(root: Path | str = ROOT) -> Any:
+    """What the copies need of the whole book (bibliography, figure numbers, section
+    titles), read once: pass it to :func:`student_copy` when making many copies."""
+    return _labcopy().BookIndex.read(Path(root))
+
+
+def answer_note(exercise_id: str) -> str:
+    """The line under an exercise of a student copy that names its answer.
+
+    >>> answer_note("auc-pairs-table1")
+    '**Your answer:** `auc_table1`, in the code cell below.'
+    >>> answer_note("auc-pairs-function")
+    '**Your answer:** a function `auc_pairs(y_true, y_score)`, in the code cell below.'
+    """
+    ex = get(exercise_id)
+    if ex.kind == "function":
+        signature = ex.function.signature if ex.function is not None else ""
+        return f"**Your answer:** a function `{ex.answer_name}({signature})`, in the code cell below."
+    return f"**Your answer:** `{ex.answer_name}`, in the code cell below."
+
+
+#: The book's sentence about its folded solutions (with chapter 13's tail), which a
+#: student copy replaces by what a student does instead.
+FOLDED = re.compile(r"The\s+worked\s+solutions\s+are\s+folded\s+under\s+each\s+exercise"
+                    r"(?:,[^.]*)?\.")
+INSTEAD = "Write each answer in the code cell under its exercise and run the cell."
+
+
+def student_wording(markdown: str) -> str:
+    """A chapter's markdown as a student copy says it: no folded solutions.
+
+    >>> student_wording("It says so. The worked solutions are folded under each\\n"
+    ...                 "exercise, and each ends with the check passing.")
+    'It says so. Write each answer in the code cell under its exercise and run the cell.'
+    """
+    return FOLDED.sub(INSTEAD, markdown)
+
+
+def _as_the_book_prints(out: Any, source: Any, *, chapter: int | None, name: str,
+                        book: Any) -> Any:
+    """The markdown of the copy ``out`` as the book prints it (see the module docstring);
+    the glued values come from ``source``, the chapter with its outputs."""
+    lab = _labcopy()
+    index = book_index() if book is None else book
+    chapters = (index.root / "notebooks").resolve()
+    path = chapters / (Path(name).name or "chapter.ipynb")
+    try:
+        page = lab.page_copy(
+            out, path, index=index, image_dir=None, glue=lab.glue_values(source),
+            chapter=chapter, exercise_note=answer_note,
+            # the copies are written side by side: a chapter links to a chapter
+            linked=lambda page: page.resolve().parent == chapters)
+    except ValueError as exc:
+        raise ValueError(f"{name}: {exc}") from None
+    readable = nbformat.from_dict(page)
+    for cell in readable.cells:
+        if cell.get("cell_type") == "markdown":
+            cell["source"] = student_wording(_source(cell))
+    return readable
+
+
 def student_copy(nb: Any, *, chapter: int | None = None, name: str = "",
                  exercises: Mapping[str, Exercise] | None = None,
-                 variant: Mapping[str, str] | None = None) -> Any:
+                 variant: Mapping[str, str] | None = None, book: Any = None) -> Any:
     """A student copy of notebook ``nb`` (not modified): solutions out, stubs in.
 
     Parameters
@@ -154,12 +245,13 @@ def student_copy(nb: Any, *, chapter: int | None = None, name: str = "",
     exercises : id -> the exercise as this student sees it (a variant's question replaces
         the book's); default: the book's exercises
     variant : ``{"student": ..., "seed": ...}`` recorded in ``metadata.course.variant``
+    book : :func:`book_index` (read now when None; pass it when making many copies)
 
     Raises
     ------
     ValueError
-        On a ``solution-start`` without its ``solution-end``, an end without a start, or
-        an exercise id unknown to the registry.
+        On a ``solution-start`` without its ``solution-end``, an end without a start, an
+        exercise id unknown to the registry, or a role the book's text cannot resolve.
     """
     chapter = chapter if chapter is not None else chapter_of(nb, name)
     if exercises is None:
@@ -221,7 +313,7 @@ def student_copy(nb: Any, *, chapter: int | None = None, name: str = "",
         out.metadata["course"] = {**dict(out.metadata.get("course", {})), "chapter": chapter}
     if variant is not None:
         out.metadata.setdefault("course", {})["variant"] = dict(variant)
-    return out
+    return _as_the_book_prints(out, nb, chapter=chapter, name=name, book=book)
 
 
 def read_roster(path: Path | str) -> list[str]:
@@ -276,6 +368,7 @@ def write_student_copies(paths: Sequence[Path | str], out_dir: Path | str, *,
     if (students is None) != (secret is None):
         raise ValueError("per-student copies need both the students and the class secret")
     notebooks = [(Path(p), nbformat.read(p, as_version=4)) for p in paths]
+    book = book_index()
     written = []
     roster: list[str | None] = list(students) if students is not None else [None]
     for student in roster:
@@ -289,7 +382,7 @@ def write_student_copies(paths: Sequence[Path | str], out_dir: Path | str, *,
             variant = None if student is None or seed is None else {"student": student,
                                                                     "seed": seed}
             copy_ = student_copy(nb, name=path.name, chapter=chapter, exercises=exercises,
-                                 variant=variant)
+                                 variant=variant, book=book)
             target = folder / path.name
             nbformat.write(copy_, target)
             written.append(target)
