@@ -13,7 +13,7 @@ from ._hints import auc_ties, keep_distinct
 from ._variants import (
     _WORDS,
     decimal_text,
-    draw_table,
+    draw_ranking_table,
     fraction_code,
     share_words,
     transposed_table,
@@ -49,16 +49,8 @@ def _draw_table(rng: np.random.Generator) -> dict:
     that ranks better than chance and whose mean score differs from its share of
     positives."""
     while True:
-        t = _draw_ranking_table(rng)
+        t = draw_ranking_table(rng)
         if sum(Fraction(str(v)) for v in t["b"]) != sum(t["y"]):
-            return t
-
-
-def _draw_ranking_table(rng: np.random.Generator) -> dict:
-    """A Table-1-like table whose AUC is above 1/2, as the book's 19/24."""
-    while True:
-        t = draw_table(rng)
-        if auc_ties(t["y"], t["b"]) > Fraction(1, 2):
             return t
 
 
@@ -247,7 +239,7 @@ def _draw_isotonic(rng: np.random.Generator) -> dict:
     """A table and an untied score whose calibrated value is pooled (strictly between
     0 and 1)."""
     while True:
-        t = _draw_ranking_table(rng)
+        t = draw_ranking_table(rng)
         m = isotonic_calibration(t["y"], t["b"], exact=True)
         value = dict(zip(m.thresholds.tolist(), m.values))
         untied = [v for v in t["b"] if t["b"].count(v) == 1 and 0 < value[v] < 1]
