@@ -158,8 +158,8 @@ integer; within 2 is accepted.)
 
 
 def _draw_target(rng: np.random.Generator) -> dict:
-    """A target standard deviation from 0.005 to 0.025 in steps of 0.0005."""
-    return {"sd": f"{int(rng.integers(10, 51)) * 5}/10000"}
+    """A target standard deviation from 0.004 to 0.030 in steps of 0.0005."""
+    return {"sd": f"{int(rng.integers(8, 61)) * 5}/10000"}
 
 
 def _sample_positive(u):

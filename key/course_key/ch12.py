@@ -229,8 +229,8 @@ itself, in the population (within 0.01)?
 def _draw_screen(rng: np.random.Generator) -> dict:
     """A centre c != 5 and a half-width d (steps of 0.5), both ends inside [0, 10]."""
     while True:
-        c = int(rng.integers(6, 15)) / 2  # 3.0 .. 7.0
-        d = int(rng.integers(2, 9)) / 2  # 1.0 .. 4.0
+        c = int(rng.integers(5, 16)) / 2  # 2.5 .. 7.5
+        d = int(rng.integers(1, 10)) / 2  # 0.5 .. 4.5
         if c != 5 and c - d >= 0.5 and c + d <= 9.5:
             return {"c": c, "d": d}
 

@@ -97,6 +97,12 @@ def _small_code(data: dict) -> str:
     return f"y = np.array([{labels}])\n" + _rows_code(data["P"]) + "\n"
 
 
+def _and(items) -> str:
+    """``a, b and c``."""
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
 def _ovr_a(data: dict) -> Exercise:
     y, P = list(data["y"]), [[float(v) for v in row] for row in data["P"]]
     auc = Fraction(ovr_auc(y, P, average=None, exact=True)[0])
@@ -125,7 +131,7 @@ class a (exactly; ties count 1/2)?
             Mistake(Fraction(wins, pairs), f"A tie counts 1/2, not 0: {tie_text}."),
             Mistake(Fraction(wins + len(ties), pairs), "A tie counts 1/2, not 1."),
         ])),
-        worked=f"Class a scores {' and '.join(str(m) for m in mine)}; the rest score "
+        worked=f"Class a scores {_and(str(m) for m in mine)}; the rest score "
                f"{', '.join(str(r) for r, _ in rest)}. Of the {pairs} "
                f"pairs, {', '.join(parts)}: {decimal_text(wins + Fraction(len(ties), 2))}/"
                f"{pairs} = {auc}.",
@@ -181,21 +187,24 @@ three pairs. Give it exactly.
 
 
 def _draw_small(rng: np.random.Generator) -> dict:
-    """Probability rows on a 0.1 grid for the labels a, a, b, b, b, c: exactly one tie
-    between a class-a object and another in column a, class a ranked above the rest
-    (one-vs-rest AUC above 1/2), and M different from the macro one-vs-rest average."""
+    """Six objects: two or three of class a, the rest of b and c (at least one each);
+    probability rows on a 0.1 grid with one or two ties between a class-a object and
+    another in column a, class a ranked above the rest (one-vs-rest AUC above 1/2),
+    and M different from the macro one-vs-rest average."""
     while True:
-        k = [sorted(int(v) for v in rng.choice(11, size=2)) for _ in _Y]
+        n_a = int(rng.integers(2, 4))
+        n_b = int(rng.integers(1, 6 - n_a))
+        y = ["a"] * n_a + ["b"] * n_b + ["c"] * (6 - n_a - n_b)
+        k = [sorted(int(v) for v in rng.choice(11, size=2)) for _ in y]
         P = [[round(a / 10, 1), round((b - a) / 10, 1), round((10 - b) / 10, 1)]
              for a, b in k]
-        mine = [row[0] for c, row in zip(_Y, P) if c == "a"]
-        rest = [row[0] for c, row in zip(_Y, P) if c != "a"]
-        if sum(m == r for m in mine for r in rest) != 1:
+        mine = [row[0] for c, row in zip(y, P) if c == "a"]
+        rest = [row[0] for c, row in zip(y, P) if c != "a"]
+        if sum(m == r for m in mine for r in rest) not in (1, 2):
             continue
-        data = {"y": list(_Y), "P": P}
-        auc = Fraction(ovr_auc(_Y, P, average=None, exact=True)[0])
-        if auc > Fraction(1, 2) and ovo_auc(_Y, P, exact=True) != ovr_auc(_Y, P, exact=True):
-            return data
+        auc = Fraction(ovr_auc(y, P, average=None, exact=True)[0])
+        if auc > Fraction(1, 2) and ovo_auc(y, P, exact=True) != ovr_auc(y, P, exact=True):
+            return {"y": y, "P": P}
 
 
 def _pairs_of(data: dict) -> tuple[Fraction, Fraction, int, int]:
