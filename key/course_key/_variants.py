@@ -17,6 +17,7 @@ so a variant's data can be recorded and shown.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -84,3 +85,166 @@ def table_text(table: dict[str, Any], *, name: str = "The table") -> str:
 def table_code(table: dict[str, Any]) -> str:
     """The table as two Python lists, for a question that wants code."""
     return f"y = {list(table['y'])}\nb = {list(table['b'])}"
+
+
+# ------------------------------------------------- helpers of chapters 11-12 and 14-17
+__all__ += [
+    "count_table",
+    "decimal_text",
+    "draw_count_groups",
+    "exact_text",
+    "fraction_code",
+    "share_words",
+    "transposed_table",
+    "wrap_items",
+]
+
+_ORDINALS = {2: ("half", "halves"), 3: ("third", "thirds"), 4: ("quarter", "quarters"),
+             5: ("fifth", "fifths"), 6: ("sixth", "sixths"), 7: ("seventh", "sevenths"),
+             8: ("eighth", "eighths"), 9: ("ninth", "ninths"), 10: ("tenth", "tenths")}
+_COUNT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", **_WORDS}
+
+
+def decimal_text(value: Any) -> str:
+    """A number with a finite decimal expansion as the book writes it: ``Fraction(1, 5)``
+    -> ``'0.2'``, ``Fraction(0)`` -> ``'0'``, ``Fraction(3, 2)`` -> ``'1.5'``.
+
+    >>> from fractions import Fraction
+    >>> decimal_text(Fraction(33, 40)), decimal_text(Fraction(9, 10)), decimal_text(2)
+    ('0.825', '0.9', '2')
+    """
+    return f"{float(value):g}"
+
+
+def exact_text(value: Any) -> str:
+    """A fraction as a decimal when its expansion ends (at most 6 digits), else ``p/q``.
+
+    >>> from fractions import Fraction
+    >>> exact_text(Fraction(33, 40)), exact_text(Fraction(27, 35))
+    ('0.825', '27/35')
+    """
+    f = Fraction(value)
+    if (f * 10**6).denominator == 1:
+        return decimal_text(f)
+    return str(f)
+
+
+def fraction_code(value: Any) -> str:
+    """A fraction as Python code: ``Fraction(1, 5)``, or the integer when it is one.
+
+    >>> from fractions import Fraction
+    >>> fraction_code(Fraction(2, 10)), fraction_code(Fraction(4, 2))
+    ('Fraction(1, 5)', '2')
+    """
+    f = Fraction(value)
+    return str(f.numerator) if f.denominator == 1 else \
+        f"Fraction({f.numerator}, {f.denominator})"
+
+
+def share_words(value: Any) -> str:
+    """A share in words: ``1/5`` -> ``'a fifth'``, ``3/10`` -> ``'three tenths'``.
+
+    >>> from fractions import Fraction
+    >>> share_words(Fraction(1, 5)), share_words(Fraction(2, 3)), share_words(Fraction(1, 2))
+    ('a fifth', 'two thirds', 'half')
+    """
+    f = Fraction(value)
+    if f == Fraction(1, 2):
+        return "half"
+    if not 0 < f < 1 or f.denominator not in _ORDINALS:
+        raise ValueError(f"no words for the share {f}")
+    one, many = _ORDINALS[f.denominator]
+    if f.numerator == 1:
+        return f"a {one}"
+    return f"{_COUNT_WORDS[f.numerator]} {many}"
+
+
+def count_table(header: Any, rows: Any) -> str:
+    """A markdown table with right-aligned columns (a ``GROUP BY`` result).
+
+    >>> print(count_table(("score", "n"), [(3, 2), (1, 4)]))
+    | score | n |
+    |------:|--:|
+    | 3 | 2 |
+    | 1 | 4 |
+    """
+    head = "| " + " | ".join(header) + " |"
+    rule = "|" + "|".join("-" * (len(h) + 1) + ":" for h in header) + "|"
+    body = ["| " + " | ".join(str(v) for v in row) + " |" for row in rows]
+    return "\n".join([head, rule, *body])
+
+
+def transposed_table(table: dict[str, Any]) -> str:
+    """A Table-1-like table with one column per object (labels, then scores).
+
+    >>> print(transposed_table({"y": (0, 1), "b": (0.5, 0.0)}))
+    | object | 1 | 2 |
+    |---|---|---|
+    | label $y$ | 0 | 1 |
+    | score $b$ | 0.5 | 0.0 |
+    """
+    n = len(table["y"])
+    return "\n".join([
+        "| object | " + " | ".join(str(i + 1) for i in range(n)) + " |",
+        "|" + "---|" * (n + 1),
+        "| label $y$ | " + " | ".join(str(v) for v in table["y"]) + " |",
+        "| score $b$ | " + " | ".join(str(v) for v in table["b"]) + " |",
+    ])
+
+
+def wrap_items(prefix: str, items: Any, suffix: str = "", *, width: int = 88) -> str:
+    """``prefix + ", ".join(items) + suffix``, broken after a comma before ``width``
+    characters, the next lines indented under the first item.
+
+    >>> print(wrap_items("x = [", ["111", "222", "333"], "]", width=14))
+    x = [111, 222,
+         333]
+    """
+    items = list(items)
+    indent = " " * len(prefix)
+    lines, line = [], prefix
+    for i, item in enumerate(items):
+        last = i == len(items) - 1
+        piece = item + (suffix if last else ",")
+        if line not in (prefix, indent) and len(line) + 1 + len(piece) > width:
+            lines.append(line)
+            line = indent + piece
+        else:
+            line += ("" if line in (prefix, indent) else " ") + piece
+    lines.append(line)
+    return "\n".join(lines)
+
+
+def draw_count_groups(rng: np.random.Generator, *, groups: int = 3, low: int = 1,
+                      high: int = 4) -> tuple[tuple[int, int], ...]:
+    """``groups`` pairs (positives, negatives), each count in ``low..high``: the rows of a
+    ``GROUP BY score`` result, highest score first.
+
+    >>> g = draw_count_groups(np.random.default_rng(0))
+    >>> len(g), all(1 <= v <= 4 for row in g for v in row)
+    (3, True)
+    """
+    counts = rng.integers(low, high + 1, size=(groups, 2))
+    return tuple((int(p), int(q)) for p, q in counts)
+
+
+__all__ += ["draw_ranking_table"]
+
+
+def draw_ranking_table(rng: np.random.Generator, **kwargs: Any) -> dict[str, tuple]:
+    """:func:`draw_table` redrawn until its AUC (ties one half) is above 1/2: a model that
+    ranks better than chance, as the book's Table 1 (AUC 19/24) does.
+
+    >>> t = draw_ranking_table(np.random.default_rng(3))
+    >>> pos = [b for b, y in zip(t["b"], t["y"]) if y == 1]
+    >>> neg = [b for b, y in zip(t["b"], t["y"]) if y == 0]
+    >>> sum((p > q) + (p == q) / 2 for p in pos for q in neg) > len(pos) * len(neg) / 2
+    True
+    """
+    while True:
+        table = draw_table(rng, **kwargs)
+        pos = [b for b, y in zip(table["b"], table["y"]) if y == 1]
+        neg = [b for b, y in zip(table["b"], table["y"]) if y == 0]
+        twice = sum(2 * (p > q) + (p == q) for p in pos for q in neg)
+        if twice > len(pos) * len(neg):
+            return table
