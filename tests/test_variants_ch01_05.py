@@ -5,13 +5,14 @@ The generic soundness of every variant (its code passes its check, the book's an
 fails it, deterministic, recordable) is tested in ``test_variants.py``.
 """
 
-import json
 from fractions import Fraction
 
+import numpy as np
 import pytest
+from notebook_tools import chapter, load
 
+import course_lib as cl
 from course_lib.exercises import REGISTRY, exercises_for
-from tests.notebook_tools import ROOT
 
 SEEDS = range(12)
 NOTEBOOKS = {1: "01_threshold_metrics", 2: "02_roc_grid", 4: "04_optimizing_auc",
@@ -25,18 +26,18 @@ def _variants(exercise_id):
     return [book.variant(seed) for seed in SEEDS]
 
 
-@pytest.mark.parametrize("chapter", sorted(NOTEBOOKS))
-def test_the_book_questions_are_the_notebooks(chapter):
+@pytest.mark.parametrize("number", sorted(NOTEBOOKS))
+def test_the_book_questions_are_the_notebooks(number):
     """The book's data give the very question the chapter notebook shows."""
-    nb = json.loads((ROOT / "notebooks" / f"{NOTEBOOKS[chapter]}.ipynb").read_text())
+    nb = load(chapter(NOTEBOOKS[number]))
     cells = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"]
-    for ex in exercises_for(chapter):
+    for ex in exercises_for(number):
         assert any(f":label: {ex.id}\n\n{ex.question}\n```" in c for c in cells), ex.id
 
 
-@pytest.mark.parametrize("chapter", [1])
-def test_every_value_exercise_has_variants_but_those_whose_answer_cannot_change(chapter):
-    for ex in exercises_for(chapter):
+@pytest.mark.parametrize("number", [1, 2])
+def test_every_value_exercise_has_variants_but_those_whose_answer_cannot_change(number):
+    for ex in exercises_for(number):
         if ex.kind == "value":
             assert (ex.variants is None) == (ex.id in WITHOUT_VARIANTS), ex.id
 
@@ -103,3 +104,95 @@ def test_macro_recall_variants_have_classes_of_different_sizes():
         micro = Fraction(sum(m[i][i] for i in range(3)), sum(sizes))
         if micro != v.solution:
             assert "micro average" in v.check(micro).message
+
+
+# ------------------------------------------------------------------------ chapter 2
+def _curve(y, b):
+    c = cl.roc_curve(y, b)
+    return [(Fraction(f).limit_denominator(1000), Fraction(t).limit_denominator(1000))
+            for f, t in zip(c.fpr, c.tpr)]
+
+
+def _tie(data):
+    y, b = data["y"], data["b"]
+    ties = [(i, j) for i in range(len(y)) for j in range(len(y))
+            if y[i] == 1 and y[j] == 0 and b[i] == b[j]]
+    assert len(ties) == 1
+    return ties[0]
+
+
+def test_chapter2_book_answers():
+    assert REGISTRY["roc-point-table1"].solution == (Fraction(1, 2), 1)
+    assert REGISTRY["roc-vertices-table1"].solution == [
+        (0, 0), (0, Fraction(1, 3)), (Fraction(1, 4), Fraction(1, 3)),
+        (Fraction(1, 4), Fraction(2, 3)), (Fraction(1, 2), 1), (Fraction(3, 4), 1), (1, 1)]
+    assert REGISTRY["auc-moved-object5"].solution == Fraction(5, 6)
+    assert REGISTRY["roc-mixed-thresholds"].solution == (Fraction(3, 8), Fraction(5, 6))
+
+
+def test_roc_point_variants_cut_at_the_tie():
+    for v in _variants("roc-point-table1"):
+        y, b, theta = v.data["y"], v.data["b"], v.data["theta"]
+        i, j = _tie(v.data)
+        assert theta == b[i] == b[j] > min(b)
+        m1, m0 = sum(y), len(y) - sum(y)
+        strict = (Fraction(sum(s > theta for s, t in zip(b, y) if t == 0), m0),
+                  Fraction(sum(s > theta for s, t in zip(b, y) if t == 1), m1))
+        fb = v.check(strict)
+        assert not fb.passed and "at least the threshold" in fb.message
+
+
+def test_roc_vertices_variants_are_judged_on_their_own_curve():
+    """The judge recomputes the vertices and the typical wrong walks on the variant's
+    table: the right list passes (as floats too), the swapped, ascending and tie-splitting
+    walks get their hints, the book's vertices fail."""
+    book = REGISTRY["roc-vertices-table1"]
+    for v in _variants("roc-vertices-table1"):
+        y, b = v.data["y"], v.data["b"]
+        right = _curve(y, b)
+        assert v.solution == right and len(right) == 7
+        assert v.check([(float(p), float(q)) for p, q in right]).passed
+        assert v.check(np.array(right, dtype=float)).passed
+        assert not v.check(book.solution).passed
+        assert "swapped" in v.check([(q, p) for p, q in right]).message
+        assert "descending" in v.check(_curve(y, [-s for s in b])).message
+        i, j = _tie(v.data)
+        for first in (i, j):
+            split = list(b)
+            split[first] = b[first] + 0.01
+            msg = v.check(_curve(y, split)).message
+            assert f"The tied objects {i + 1} and {j + 1} form one diagonal step" in msg
+        assert "starts at (0, 0)" in v.check([(1, 1)] + right[1:]).message
+        assert v.checker.success == "correct: the seven vertices"
+
+
+def test_roc_vertices_worked_walk_has_one_move_per_score():
+    for v in _variants("roc-vertices-table1"):
+        walk = v.worked
+        moves = walk.count("up") + walk.count("right") + walk.count("diagonal")
+        assert moves == len(set(v.data["b"])) == 6, walk
+        assert walk.count("diagonal") == 1 and "(one of each)" in walk
+
+
+def test_moved_variants_break_the_tie_by_half_a_pair():
+    for v in _variants("auc-moved-object5"):
+        i, j = _tie(v.data)
+        y, b = v.data["y"], v.data["b"]
+        assert abs(v.data["to"] - b[i]) == pytest.approx(0.05)
+        before = cl.roc_auc(y, b, exact=True)
+        step = Fraction(1, 2 * 12) * (1 if v.data["to"] > b[i] else -1)
+        assert v.solution == before + step
+        assert "is broken" in v.check(before).message
+        assert f"Move object {i + 1} (a positive)" in v.question
+
+
+def test_mixed_threshold_variants_name_the_swapped_probability():
+    for v in _variants("roc-mixed-thresholds"):
+        d = v.data
+        q = Fraction(d["q"])
+        a = cl.roc_point(d["y"], d["b"], d["theta_a"])
+        b = cl.roc_point(d["y"], d["b"], d["theta_b"])
+        assert v.solution == tuple(q * x + (1 - q) * z for x, z in zip(a, b))
+        wrong = tuple((1 - q) * x + q * z for x, z in zip(a, b))
+        assert f"belongs to the threshold {d['theta_a']}" in v.check(wrong).message
+        assert v.check(tuple(str(x) for x in v.solution)).passed

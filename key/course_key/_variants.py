@@ -183,3 +183,32 @@ def book_or_table_text(data: dict[str, Any], book: dict[str, Any], book_text: st
     """The book's own sentence for its table, :func:`table_text` for a variant's table."""
     same = all(tuple(data[k]) == tuple(book[k]) for k in ("y", "b"))
     return book_text if same else table_text(data)
+
+
+__all__ += ["cross_tie", "ids_text"]
+
+
+def cross_tie(table: dict[str, Any]) -> tuple[int, int, float]:
+    """The first tie across the classes: (index of the positive, index of the negative,
+    their score); ValueError when there is none.
+
+    >>> cross_tie(dict(y=(0, 0, 0, 1, 1, 1, 0), b=(0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0)))
+    (4, 2, 0.2)
+    """
+    y, b = table["y"], table["b"]
+    for i, (yi, bi) in enumerate(zip(y, b)):
+        for j, (yj, bj) in enumerate(zip(y, b)):
+            if yi == 1 and yj == 0 and bi == bj:
+                return i, j, bi
+    raise ValueError("the table has no tie between a positive and a negative")
+
+
+def ids_text(ids: Any, *, last: str = " and ") -> str:
+    """``[4, 1, 6]`` as ``4, 1 and 6`` (``last=", "`` gives ``4, 1, 6``).
+
+    >>> ids_text([0.1, 0.0]), ids_text([4]), ids_text([4, 1, 6], last=", ")
+    ('0.1 and 0.0', '4', '4, 1, 6')
+    """
+    items = [str(i) for i in ids]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + last + items[-1]
+
