@@ -35,7 +35,7 @@ def test_the_book_questions_are_the_notebooks(number):
         assert any(f":label: {ex.id}\n\n{ex.question}\n```" in c for c in cells), ex.id
 
 
-@pytest.mark.parametrize("number", [1, 2])
+@pytest.mark.parametrize("number", [1, 2, 4])
 def test_every_value_exercise_has_variants_but_those_whose_answer_cannot_change(number):
     for ex in exercises_for(number):
         if ex.kind == "value":
@@ -196,3 +196,39 @@ def test_mixed_threshold_variants_name_the_swapped_probability():
         wrong = tuple((1 - q) * x + q * z for x, z in zip(a, b))
         assert f"belongs to the threshold {d['theta_a']}" in v.check(wrong).message
         assert v.check(tuple(str(x) for x in v.solution)).passed
+
+
+# ------------------------------------------------------------------------ chapter 4
+def test_chapter4_book_answers():
+    assert REGISTRY["pairs-sample-size"].solution == 15200
+    assert REGISTRY["soft-auc-table1"].solution == pytest.approx(0.5409645714, abs=1e-9)
+    assert REGISTRY["soft-auc-scale"].solution == 2
+
+
+def test_pairs_size_variants_have_a_minority_of_positives():
+    for v in _variants("pairs-sample-size"):
+        n, percent = v.data["n"], v.data["percent"]
+        m1 = n * percent // 100
+        assert m1 * 100 == n * percent and 2 <= percent <= 25
+        assert v.solution == 2 * m1 * (n - m1)
+        assert "enters twice" in v.check(m1 * (n - m1)).message
+        assert "not balanced" in v.check(n * n // 2).message
+
+
+def test_soft_auc_variants_are_the_surrogate_of_their_table():
+    for v in _variants("soft-auc-table1"):
+        y, b = v.data["y"], v.data["b"]
+        pos = [s for s, t in zip(b, y) if t == 1]
+        neg = [s for s, t in zip(b, y) if t == 0]
+        mean = np.mean([1 / (1 + np.exp(-(p - q))) for p in pos for q in neg])
+        assert v.solution == pytest.approx(mean, abs=1e-12)
+        assert "sign is reversed" in v.check(1 - mean).message
+        assert f"about {mean:.3f}" in v.worked
+
+
+def test_scale_variants_multiply_beta():
+    for v in _variants("soft-auc-scale"):
+        factor, beta = v.data["factor"], v.data["beta"]
+        assert v.solution == factor * beta
+        assert f"$\\beta = {beta}$ of the scores ${factor}b$" in v.question
+        assert "multiplies beta" in v.check(Fraction(beta, factor)).message
