@@ -35,7 +35,7 @@ def test_the_book_questions_are_the_notebooks(number):
         assert any(f":label: {ex.id}\n\n{ex.question}\n```" in c for c in cells), ex.id
 
 
-@pytest.mark.parametrize("number", [1, 2, 4])
+@pytest.mark.parametrize("number", sorted(NOTEBOOKS))
 def test_every_value_exercise_has_variants_but_those_whose_answer_cannot_change(number):
     for ex in exercises_for(number):
         if ex.kind == "value":
@@ -232,3 +232,45 @@ def test_scale_variants_multiply_beta():
         assert v.solution == factor * beta
         assert f"$\\beta = {beta}$ of the scores ${factor}b$" in v.question
         assert "multiplies beta" in v.check(Fraction(beta, factor)).message
+
+
+# ------------------------------------------------------------------------ chapter 5
+def test_chapter5_book_answers():
+    assert REGISTRY["gini-brown-incomes"].solution == Fraction(2, 5)
+    assert REGISTRY["gini-scaled-shifted"].solution == (Fraction(2, 5), Fraction(8, 25))
+    assert REGISTRY["gini-one-vs-two-rich"].solution == (Fraction(9, 10), Fraction(4, 5))
+
+
+def _brown(values):
+    v = sorted(Fraction(x) for x in values)
+    cum = [Fraction(0)]
+    for x in v:
+        cum.append(cum[-1] + x)
+    return 1 - sum((cum[k] + cum[k - 1]) / cum[-1] / len(v) for k in range(1, len(v) + 1))
+
+
+def test_brown_variants_list_five_sorted_incomes():
+    for v in _variants("gini-brown-incomes"):
+        incomes = v.data["incomes"]
+        assert len(incomes) == len(set(incomes)) == 5 and list(incomes) == sorted(incomes)
+        assert v.solution == _brown(incomes)
+        assert "twice that area" in v.check(v.solution / 2).message
+        assert v.worked.endswith(f"so G = {v.solution}.")
+
+
+def test_shifted_variants_keep_the_doubled_gini_and_lower_the_shifted_one():
+    for v in _variants("gini-scaled-shifted"):
+        incomes = v.data["incomes"]
+        doubled, plus_10 = v.solution
+        assert doubled == _brown(incomes) == _brown([2 * x for x in incomes])
+        assert plus_10 == _brown([x + 10 for x in incomes]) < doubled
+        assert f"(Gini coefficient {doubled})" in v.question
+        fb = v.check((doubled, doubled))
+        assert fb.points == 0.5 and "more equal" in fb.message
+
+
+def test_rich_variants_depend_on_the_village_size_only():
+    for v in _variants("gini-one-vs-two-rich"):
+        n = v.data["n"]
+        assert v.solution == (1 - Fraction(1, n), 1 - Fraction(2, n))
+        assert f"earns {v.data['income']} and the others 0" in v.question
