@@ -274,3 +274,45 @@ def test_rich_variants_depend_on_the_village_size_only():
         n = v.data["n"]
         assert v.solution == (1 - Fraction(1, n), 1 - Fraction(2, n))
         assert f"earns {v.data['income']} and the others 0" in v.question
+
+
+# ------------------------------------------------------------------------ copies
+@pytest.mark.parametrize("number", sorted(NOTEBOOKS))
+def test_per_student_copies_show_and_seal_their_own_variant(tmp_path, number):
+    """A student's copy shows the student's data; its sealed check passes the student's
+    numbers and refuses a classmate's and the book's (the ROC vertices, judged by a
+    predicate, are left to the grader, as in the book)."""
+    import nbformat
+
+    from course_lib.exercises import student
+    from course_lib.exercises.student import student_exercises
+
+    roster = tmp_path / "roster.csv"
+    roster.write_text("student,name\nalice,Alice A.\nbob,Bob B.\n", encoding="utf-8")
+    path = chapter(NOTEBOOKS[number])
+    assert student.main([str(path), "--out-dir", str(tmp_path / "out"), "--roster",
+                         str(roster), "--secret-file", str(tmp_path / "class.secret")]) == 0
+    own = {}
+    for name in ("alice", "bob"):
+        nb = nbformat.read(tmp_path / "out" / name / path.name, as_version=4)
+        own[name] = student_exercises(number, nb.metadata["course"]["variant"]["seed"])
+        text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+        for ex in own[name].values():
+            if ex.variants is not None:
+                assert ex.question in text, (name, ex.id)
+        if name == "alice":
+            ns: dict = {}
+            key = [c for c in nb.cells if "check-key" in c.metadata.get("tags", [])]
+            exec(key[0].source, ns)
+            check = ns["check"]
+    for ex_id, ex in own["alice"].items():
+        if ex.variants is None:
+            continue
+        mine = check(ex_id, ex.solution)
+        if ex_id == "roc-vertices-table1":
+            assert "will be judged when your notebook is graded" in mine.message
+            continue
+        assert mine.passed, (ex_id, mine.message)
+        assert not check(ex_id, REGISTRY[ex_id].solution).passed
+        theirs = own["bob"][ex_id].solution
+        assert check(ex_id, theirs).passed == ex.check(theirs).passed
