@@ -105,17 +105,6 @@ _ORDINALS = {2: ("half", "halves"), 3: ("third", "thirds"), 4: ("quarter", "quar
 _COUNT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", **_WORDS}
 
 
-def decimal_text(value: Any) -> str:
-    """A number with a finite decimal expansion as the book writes it: ``Fraction(1, 5)``
-    -> ``'0.2'``, ``Fraction(0)`` -> ``'0'``, ``Fraction(3, 2)`` -> ``'1.5'``.
-
-    >>> from fractions import Fraction
-    >>> decimal_text(Fraction(33, 40)), decimal_text(Fraction(9, 10)), decimal_text(2)
-    ('0.825', '0.9', '2')
-    """
-    return f"{float(value):g}"
-
-
 def exact_text(value: Any) -> str:
     """A fraction as a decimal when its expansion ends (at most 6 digits), else ``p/q``.
 
@@ -248,3 +237,129 @@ def draw_ranking_table(rng: np.random.Generator, **kwargs: Any) -> dict[str, tup
         twice = sum(2 * (p > q) + (p == q) for p in pos for q in neg)
         if twice > len(pos) * len(neg):
             return table
+
+# ------------------------------------------------------------ numbers in texts and code
+# Helpers for the variants of chapters 1, 2, 4 and 5 (a rate written "7/10" in the data
+# is shown as 0.7 in a question and as Fraction(7, 10) in the worked code).
+__all__ += ["book_or_table_text", "draw_hundredths", "ratio_code",
+            "grouped", "number_word", "parse_ratio", "points_text", "ratio_text"]
+
+_SMALL_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
+                "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen",
+                "sixteen", "seventeen", "eighteen", "nineteen", "twenty")
+
+
+def parse_ratio(text: str) -> tuple[int, int]:
+    """``"6/10"`` as the pair ``(6, 10)``, not reduced (an int string is over 1).
+
+    >>> parse_ratio("6/10"), parse_ratio("3")
+    ((6, 10), (3, 1))
+    """
+    num, _, den = str(text).partition("/")
+    p, q = int(num), int(den or 1)
+    if q <= 0:
+        raise ValueError(f"not a ratio with a positive denominator: {text!r}")
+    return p, q
+
+
+def ratio_code(text: str) -> str:
+    """The Python code of a ratio as written, e.g. ``"6/10"`` -> ``Fraction(6, 10)``.
+
+    >>> ratio_code("6/10")
+    'Fraction(6, 10)'
+    """
+    p, q = parse_ratio(text)
+    return f"Fraction({p}, {q})"
+
+
+def decimal_text(value: Any) -> str:
+    """A ratio (``"7/10"``, a Fraction) as the short decimal a question shows.
+
+    >>> decimal_text("7/10"), decimal_text("73/100"), decimal_text(Fraction(13, 20))
+    ('0.7', '0.73', '0.65')
+    """
+    if isinstance(value, str):
+        p, q = parse_ratio(value)
+        value = Fraction(p, q)
+    return f"{float(value):g}"
+
+
+def ratio_text(num: int, den: int) -> str:
+    """``a/b``, followed by its reduced form when it reduces.
+
+    >>> ratio_text(120, 130), ratio_text(5, 7), ratio_text(20, 20)
+    ('120/130 = 12/13', '5/7', '20/20 = 1')
+    """
+    reduced = Fraction(num, den)
+    text = f"{num}/{den}"
+    if (reduced.numerator, reduced.denominator) == (num, den):
+        return text
+    return f"{text} = {reduced}"
+
+
+def grouped(n: int) -> str:
+    """An integer with its thousands separated by spaces, as the book writes big counts.
+
+    >>> grouped(1000000), grouped(999)
+    ('1 000 000', '999')
+    """
+    return f"{int(n):,}".replace(",", " ")
+
+
+def number_word(n: int) -> str:
+    """Zero to twenty as a word, larger numbers as digits.
+
+    >>> number_word(10), number_word(21)
+    ('ten', '21')
+    """
+    return _SMALL_WORDS[n] if 0 <= n < len(_SMALL_WORDS) else str(n)
+
+
+def points_text(points: Any) -> str:
+    """``[(0, 0), (Fraction(1, 4), Fraction(1, 3))]`` as ``(0, 0), (1/4, 1/3)``.
+
+    >>> points_text([(Fraction(0), Fraction(1, 3))])
+    '(0, 1/3)'
+    """
+    return ", ".join(f"({Fraction(x)}, {Fraction(y)})" for x, y in points)
+
+
+def draw_hundredths(rng: np.random.Generator, low: int, high: int) -> str:
+    """A rate in hundredths drawn from ``low/100 .. high/100`` (both included), written
+    as the data of a variant write it: ``"73/100"``."""
+    return f"{int(rng.integers(low, high + 1))}/100"
+
+
+def book_or_table_text(data: dict[str, Any], book: dict[str, Any], book_text: str) -> str:
+    """The book's own sentence for its table, :func:`table_text` for a variant's table."""
+    same = all(tuple(data[k]) == tuple(book[k]) for k in ("y", "b"))
+    return book_text if same else table_text(data)
+
+
+__all__ += ["cross_tie", "ids_text"]
+
+
+def cross_tie(table: dict[str, Any]) -> tuple[int, int, float]:
+    """The first tie across the classes: (index of the positive, index of the negative,
+    their score); ValueError when there is none.
+
+    >>> cross_tie(dict(y=(0, 0, 0, 1, 1, 1, 0), b=(0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0)))
+    (4, 2, 0.2)
+    """
+    y, b = table["y"], table["b"]
+    for i, (yi, bi) in enumerate(zip(y, b)):
+        for j, (yj, bj) in enumerate(zip(y, b)):
+            if yi == 1 and yj == 0 and bi == bj:
+                return i, j, bi
+    raise ValueError("the table has no tie between a positive and a negative")
+
+
+def ids_text(ids: Any, *, last: str = " and ") -> str:
+    """``[4, 1, 6]`` as ``4, 1 and 6`` (``last=", "`` gives ``4, 1, 6``).
+
+    >>> ids_text([0.1, 0.0]), ids_text([4]), ids_text([4, 1, 6], last=", ")
+    ('0.1 and 0.0', '4', '4, 1, 6')
+    """
+    items = [str(i) for i in ids]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + last + items[-1]
+
