@@ -17,6 +17,8 @@ so a variant's data can be recorded and shown.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -61,6 +63,90 @@ def has_cross_tie(table: dict[str, Any]) -> bool:
 def numbers_text(values: Any) -> str:
     """``(0.5, 0.1, 0.2)`` as the book writes a tuple of numbers."""
     return "(" + ", ".join(str(v) for v in values) + ")"
+
+
+# ------------------------------------------------ helpers of chapters 6-10 (numbers in words)
+__all__ += ["and_join", "decimal_text", "fraction_code", "number_word", "redraw",
+            "table_sentence", "tenths_or_hundredths"]
+
+_UNITS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen "
+          "fourteen fifteen sixteen seventeen eighteen nineteen").split()
+_TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
+
+
+def number_word(n: int, *, capital: bool = False) -> str:
+    """``n`` in words (0 to 99), digits beyond: ``number_word(15) == "fifteen"``.
+
+    >>> number_word(42), number_word(15, capital=True), number_word(250)
+    ('forty-two', 'Fifteen', '250')
+    """
+    if n < 0 or n > 99:
+        word = str(n)
+    elif n < 20:
+        word = _UNITS[n]
+    else:
+        word = _TENS[n // 10] + ("" if n % 10 == 0 else "-" + _UNITS[n % 10])
+    return word[:1].upper() + word[1:] if capital else word
+
+
+def and_join(items: Any) -> str:
+    """``["a", "b", "c"]`` as ``"a, b and c"``.
+
+    >>> and_join(["1"]), and_join(["1", "2"]), and_join(["1", "2", "3"])
+    ('1', '1 and 2', '1, 2 and 3')
+    """
+    items = [str(v) for v in items]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def decimal_text(value: Any) -> str:
+    """A number with a short decimal expansion as the book writes it: ``3/10`` -> ``0.3``.
+
+    >>> decimal_text("15/100"), decimal_text(Fraction(7, 8)), decimal_text(1)
+    ('0.15', '0.875', '1')
+    """
+    return f"{float(Fraction(value)):g}"
+
+
+def fraction_code(text: str) -> str:
+    """``"8/10"`` as the code ``Fraction(8, 10)``, keeping the fraction as written.
+
+    >>> fraction_code("8/10"), fraction_code("3/4")
+    ('Fraction(8, 10)', 'Fraction(3, 4)')
+    """
+    num, den = (int(v) for v in str(text).split("/"))
+    return f"Fraction({num}, {den})"
+
+
+def tenths_or_hundredths(k: int) -> str:
+    """``k/100`` written as the book writes such data: ``"7/10"`` when ``k`` is a
+    multiple of ten, else ``"15/100"``.
+
+    >>> tenths_or_hundredths(70), tenths_or_hundredths(15)
+    ('7/10', '15/100')
+    """
+    return f"{k // 10}/10" if k % 10 == 0 else f"{k}/100"
+
+
+def redraw(rng: np.random.Generator, draw: Callable[[np.random.Generator], Any],
+           accept: Callable[[Any], bool], *, tries: int = 1000) -> Any:
+    """Data from ``draw`` until ``accept`` holds (at most ``tries`` draws).
+
+    >>> redraw(np.random.default_rng(0), lambda r: int(r.integers(10)), lambda v: v > 7) > 7
+    True
+    """
+    for _ in range(tries):
+        data = draw(rng)
+        if accept(data):
+            return data
+    raise RuntimeError(f"no acceptable draw in {tries} tries")
+
+
+def table_sentence(table: dict[str, Any], book: dict[str, Any], book_text: str) -> str:
+    """The book's own sentence for its table (``book_text``), :func:`table_text` for
+    any other table."""
+    same = (tuple(table["y"]), tuple(table["b"])) == (tuple(book["y"]), tuple(book["b"]))
+    return book_text if same else table_text(table)
 
 
 def table_text(table: dict[str, Any], *, name: str = "The table") -> str:
