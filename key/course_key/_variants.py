@@ -66,8 +66,8 @@ def numbers_text(values: Any) -> str:
 
 
 # ------------------------------------------------ helpers of chapters 6-10 (numbers in words)
-__all__ += ["and_join", "decimal_text", "fraction_code", "number_word", "redraw",
-            "table_sentence", "tenths_or_hundredths"]
+__all__ += ["and_join", "decimal_text", "fraction_code", "number_word", "ordinal_word",
+            "redraw", "table_sentence", "tenths_or_hundredths"]
 
 _UNITS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen "
           "fourteen fifteen sixteen seventeen eighteen nineteen").split()
@@ -87,6 +87,21 @@ def number_word(n: int, *, capital: bool = False) -> str:
     else:
         word = _TENS[n // 10] + ("" if n % 10 == 0 else "-" + _UNITS[n % 10])
     return word[:1].upper() + word[1:] if capital else word
+
+
+_ORDINALS = ("zeroth first second third fourth fifth sixth seventh eighth ninth tenth "
+             "eleventh twelfth").split()
+
+
+def ordinal_word(n: int) -> str:
+    """``n`` (1 to 12) as an ordinal word.
+
+    >>> ordinal_word(8)
+    'eighth'
+    """
+    if not 1 <= n < len(_ORDINALS):
+        raise ValueError(f"ordinal_word knows 1..{len(_ORDINALS) - 1}, got {n}")
+    return _ORDINALS[n]
 
 
 def and_join(items: Any) -> str:
