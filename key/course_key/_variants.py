@@ -66,8 +66,8 @@ def numbers_text(values: Any) -> str:
 
 
 # ------------------------------------------------ helpers of chapters 6-10 (numbers in words)
-__all__ += ["and_join", "decimal_text", "fraction_code", "number_word", "ordinal_word",
-            "redraw", "table_sentence", "tenths_or_hundredths"]
+__all__ += ["and_join", "approx_text", "decimal_text", "fraction_code", "number_word",
+            "ordinal_word", "ratio_text", "redraw", "table_sentence", "tenths_or_hundredths"]
 
 _UNITS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen "
           "fourteen fifteen sixteen seventeen eighteen nineteen").split()
@@ -121,6 +121,26 @@ def decimal_text(value: Any) -> str:
     ('0.15', '0.875', '1')
     """
     return f"{float(Fraction(value)):g}"
+
+
+def approx_text(value: Fraction, digits: int = 2) -> str:
+    """``about 0.074`` for 2/27, ``that is 0.25`` when ``digits`` digits are exact.
+
+    >>> approx_text(Fraction(2, 27)), approx_text(Fraction(1, 4)), approx_text(Fraction(11, 18), 3)
+    ('about 0.074', 'that is 0.25', 'about 0.611')
+    """
+    shown = f"{float(value):.{digits}g}"
+    return f"that is {shown}" if Fraction(shown) == value else f"about {shown}"
+
+
+def ratio_text(num: int, den: int) -> str:
+    """``16/216 = 2/27``: the counts as a fraction, then reduced when that differs.
+
+    >>> ratio_text(16, 216), ratio_text(30, 37)
+    ('16/216 = 2/27', '30/37')
+    """
+    value = Fraction(num, den)
+    return f"{num}/{den}" + ("" if value.denominator == den else f" = {value}")
 
 
 def fraction_code(text: str) -> str:

@@ -22,11 +22,13 @@ from . import _cases
 from ._hints import HINTS, auc_mistakes, keep_distinct, precision_mistakes
 from ._variants import (
     and_join,
+    approx_text,
     decimal_text,
     draw_table,
     fraction_code,
     number_word,
     ordinal_word,
+    ratio_text,
     redraw,
     table_sentence,
     tenths_or_hundredths,
@@ -77,18 +79,6 @@ def _whole_group_at_k(y_true, y_score, k):
     return float(np.asarray(y_true)[b >= cut].mean())
 
 
-def _approx_text(value: Fraction) -> str:
-    """``about 0.074`` for 2/27, ``that is 0.25`` when two digits are exact."""
-    shown = f"{float(value):.2g}"
-    return f"that is {shown}" if Fraction(shown) == value else f"about {shown}"
-
-
-def _ratio_text(num: int, den: int) -> str:
-    """``16/216 = 2/27``: the counts, then the reduced fraction when it differs."""
-    value = Fraction(num, den)
-    return f"{num}/{den}" + ("" if value.denominator == den else f" = {value}")
-
-
 def _precision_point(data: dict) -> Exercise:
     tpr, fpr = Fraction(data["tpr"]), Fraction(data["fpr"])
     m1, m0 = data["positives"], data["negatives"]
@@ -114,8 +104,8 @@ sample with {m1} positives and {m0} negatives. What is its precision (exactly)?
             Mistake(swapped, HINTS["swapped"]),
         ])),
         worked=f"TP = {decimal_text(tpr)} x {m1} = {tp}, FP = {decimal_text(fpr)} x {m0} = "
-               f"{fp}: precision {_ratio_text(int(tp), int(tp + fp))}, "
-               f"{_approx_text(precision)}.",
+               f"{fp}: precision {ratio_text(int(tp), int(tp + fp))}, "
+               f"{approx_text(precision)}.",
     )
 
 
@@ -282,7 +272,7 @@ threshold
                     "That thins the positives; here the negatives are thinned."),
         ])),
         worked=f"Recall is unchanged; the false positives shrink to {kept}: "
-               f"{_ratio_text(tp, tp + kept)}.",
+               f"{ratio_text(tp, tp + kept)}.",
     )
 
 
