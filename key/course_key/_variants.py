@@ -17,6 +17,7 @@ so a variant's data can be recorded and shown.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -64,6 +65,115 @@ def numbers_text(values: Any) -> str:
     return "(" + ", ".join(str(v) for v in values) + ")"
 
 
+# ------------------------------------------------ helpers of chapters 6-10 (numbers in words)
+__all__ += ["and_join", "approx_text", "decimal_text", "number_word",
+            "ordinal_word", "ratio_text", "redraw", "table_sentence", "tenths_or_hundredths"]
+
+_UNITS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen "
+          "fourteen fifteen sixteen seventeen eighteen nineteen").split()
+_TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
+
+
+def number_word(n: int, *, capital: bool = False) -> str:
+    """``n`` in words (0 to 99), digits beyond: ``number_word(15) == "fifteen"``.
+
+    >>> number_word(42), number_word(15, capital=True), number_word(250)
+    ('forty-two', 'Fifteen', '250')
+    """
+    if n < 0 or n > 99:
+        word = str(n)
+    elif n < 20:
+        word = _UNITS[n]
+    else:
+        word = _TENS[n // 10] + ("" if n % 10 == 0 else "-" + _UNITS[n % 10])
+    return word[:1].upper() + word[1:] if capital else word
+
+
+_ORDINALS = ("zeroth first second third fourth fifth sixth seventh eighth ninth tenth "
+             "eleventh twelfth").split()
+
+
+def ordinal_word(n: int) -> str:
+    """``n`` (1 to 12) as an ordinal word.
+
+    >>> ordinal_word(8)
+    'eighth'
+    """
+    if not 1 <= n < len(_ORDINALS):
+        raise ValueError(f"ordinal_word knows 1..{len(_ORDINALS) - 1}, got {n}")
+    return _ORDINALS[n]
+
+
+def and_join(items: Any) -> str:
+    """``["a", "b", "c"]`` as ``"a, b and c"``.
+
+    >>> and_join(["1"]), and_join(["1", "2"]), and_join(["1", "2", "3"])
+    ('1', '1 and 2', '1, 2 and 3')
+    """
+    items = [str(v) for v in items]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def decimal_text(value: Any) -> str:
+    """A number with a short decimal expansion as the book writes it: ``3/10`` -> ``0.3``.
+
+    >>> decimal_text("15/100"), decimal_text(Fraction(7, 8)), decimal_text(1)
+    ('0.15', '0.875', '1')
+    """
+    return f"{float(Fraction(value)):g}"
+
+
+def approx_text(value: Fraction, digits: int = 2) -> str:
+    """``about 0.074`` for 2/27, ``that is 0.25`` when ``digits`` digits are exact.
+
+    >>> approx_text(Fraction(2, 27)), approx_text(Fraction(1, 4)), approx_text(Fraction(11, 18), 3)
+    ('about 0.074', 'that is 0.25', 'about 0.611')
+    """
+    shown = f"{float(value):.{digits}g}"
+    return f"that is {shown}" if Fraction(shown) == value else f"about {shown}"
+
+
+def ratio_text(num: int, den: int) -> str:
+    """``16/216 = 2/27``: the counts as a fraction, then reduced when that differs.
+
+    >>> ratio_text(16, 216), ratio_text(30, 37)
+    ('16/216 = 2/27', '30/37')
+    """
+    value = Fraction(num, den)
+    return f"{num}/{den}" + ("" if value.denominator == den else f" = {value}")
+
+
+def tenths_or_hundredths(k: int) -> str:
+    """``k/100`` written as the book writes such data: ``"7/10"`` when ``k`` is a
+    multiple of ten, else ``"15/100"``.
+
+    >>> tenths_or_hundredths(70), tenths_or_hundredths(15)
+    ('7/10', '15/100')
+    """
+    return f"{k // 10}/10" if k % 10 == 0 else f"{k}/100"
+
+
+def redraw(rng: np.random.Generator, draw: Callable[[np.random.Generator], Any],
+           accept: Callable[[Any], bool], *, tries: int = 1000) -> Any:
+    """Data from ``draw`` until ``accept`` holds (at most ``tries`` draws).
+
+    >>> redraw(np.random.default_rng(0), lambda r: int(r.integers(10)), lambda v: v > 7) > 7
+    True
+    """
+    for _ in range(tries):
+        data = draw(rng)
+        if accept(data):
+            return data
+    raise RuntimeError(f"no acceptable draw in {tries} tries")
+
+
+def table_sentence(table: dict[str, Any], book: dict[str, Any], book_text: str) -> str:
+    """The book's own sentence for its table (``book_text``), :func:`table_text` for
+    any other table."""
+    same = (tuple(table["y"]), tuple(table["b"])) == (tuple(book["y"]), tuple(book["b"]))
+    return book_text if same else table_text(table)
+
+
 def table_text(table: dict[str, Any], *, name: str = "The table") -> str:
     """One sentence describing a table like the book's Table 1 (ids, scores, labels, ties)."""
     y, b = table["y"], table["b"]
@@ -90,7 +200,6 @@ def table_code(table: dict[str, Any]) -> str:
 # ------------------------------------------------- helpers of chapters 11-12 and 14-17
 __all__ += [
     "count_table",
-    "decimal_text",
     "draw_count_groups",
     "exact_text",
     "fraction_code",
@@ -99,7 +208,7 @@ __all__ += [
     "wrap_items",
 ]
 
-_ORDINALS = {2: ("half", "halves"), 3: ("third", "thirds"), 4: ("quarter", "quarters"),
+_SHARE_ORDINALS = {2: ("half", "halves"), 3: ("third", "thirds"), 4: ("quarter", "quarters"),
              5: ("fifth", "fifths"), 6: ("sixth", "sixths"), 7: ("seventh", "sevenths"),
              8: ("eighth", "eighths"), 9: ("ninth", "ninths"), 10: ("tenth", "tenths")}
 _COUNT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", **_WORDS}
@@ -140,9 +249,9 @@ def share_words(value: Any) -> str:
     f = Fraction(value)
     if f == Fraction(1, 2):
         return "half"
-    if not 0 < f < 1 or f.denominator not in _ORDINALS:
+    if not 0 < f < 1 or f.denominator not in _SHARE_ORDINALS:
         raise ValueError(f"no words for the share {f}")
-    one, many = _ORDINALS[f.denominator]
+    one, many = _SHARE_ORDINALS[f.denominator]
     if f.numerator == 1:
         return f"a {one}"
     return f"{_COUNT_WORDS[f.numerator]} {many}"
@@ -242,7 +351,7 @@ def draw_ranking_table(rng: np.random.Generator, **kwargs: Any) -> dict[str, tup
 # Helpers for the variants of chapters 1, 2, 4 and 5 (a rate written "7/10" in the data
 # is shown as 0.7 in a question and as Fraction(7, 10) in the worked code).
 __all__ += ["book_or_table_text", "draw_hundredths", "ratio_code",
-            "grouped", "number_word", "parse_ratio", "points_text", "ratio_text"]
+            "grouped", "parse_ratio", "points_text", "small_number_word"]
 
 _SMALL_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
                 "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen",
@@ -272,31 +381,6 @@ def ratio_code(text: str) -> str:
     return f"Fraction({p}, {q})"
 
 
-def decimal_text(value: Any) -> str:
-    """A ratio (``"7/10"``, a Fraction) as the short decimal a question shows.
-
-    >>> decimal_text("7/10"), decimal_text("73/100"), decimal_text(Fraction(13, 20))
-    ('0.7', '0.73', '0.65')
-    """
-    if isinstance(value, str):
-        p, q = parse_ratio(value)
-        value = Fraction(p, q)
-    return f"{float(value):g}"
-
-
-def ratio_text(num: int, den: int) -> str:
-    """``a/b``, followed by its reduced form when it reduces.
-
-    >>> ratio_text(120, 130), ratio_text(5, 7), ratio_text(20, 20)
-    ('120/130 = 12/13', '5/7', '20/20 = 1')
-    """
-    reduced = Fraction(num, den)
-    text = f"{num}/{den}"
-    if (reduced.numerator, reduced.denominator) == (num, den):
-        return text
-    return f"{text} = {reduced}"
-
-
 def grouped(n: int) -> str:
     """An integer with its thousands separated by spaces, as the book writes big counts.
 
@@ -306,10 +390,10 @@ def grouped(n: int) -> str:
     return f"{int(n):,}".replace(",", " ")
 
 
-def number_word(n: int) -> str:
+def small_number_word(n: int) -> str:
     """Zero to twenty as a word, larger numbers as digits.
 
-    >>> number_word(10), number_word(21)
+    >>> small_number_word(10), small_number_word(21)
     ('ten', '21')
     """
     return _SMALL_WORDS[n] if 0 <= n < len(_SMALL_WORDS) else str(n)

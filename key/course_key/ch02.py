@@ -42,9 +42,9 @@ from ._variants import (
     decimal_text,
     draw_table,
     ids_text,
-    number_word,
     parse_ratio,
     points_text,
+    small_number_word,
 )
 from .ch03 import TABLE1, TABLE1_TEXT
 
@@ -164,7 +164,7 @@ def _walk_text(y: Any, b: Any) -> str:
         if len(run) > 1:
             kind = f"{word}s"
         else:
-            kind = word if count == 1 else f"{number_word(count)} {word}s"
+            kind = word if count == 1 else f"{small_number_word(count)} {word}s"
         move = ", ".join(["up" if pos else "right"] * len(run))
         items.append(f"{scores} ({kind}): {move}")
     return "Scores " + "; ".join(items) + "."
@@ -211,7 +211,7 @@ from the highest score down.
                       "roc_vertices = list(zip(curve.fpr.tolist(), curve.tpr.tolist()))",
         solution=vertices,
         checker=PredicateChecker(
-            judge, success=f"correct: the {number_word(len(vertices))} vertices"),
+            judge, success=f"correct: the {small_number_word(len(vertices))} vertices"),
         worked=_walk_text(y, b),
     )
 

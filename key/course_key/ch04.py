@@ -25,7 +25,7 @@ from course_lib.exercises._core import (
 )
 
 from ._hints import HINTS, keep_distinct
-from ._variants import book_or_table_text, draw_table, number_word
+from ._variants import book_or_table_text, draw_table, small_number_word
 from .ch03 import TABLE1, TABLE1_B, TABLE1_TEXT, TABLE1_Y
 
 
@@ -115,7 +115,7 @@ def _soft_auc_table(data: dict) -> Exercise:
         pos = [s for s, v in zip(b, y) if v == 1]
         neg = [s for s, v in zip(b, y) if v == 0]
         widest = max(abs(p - q) for p in pos for q in neg)
-        worked = (f"{number_word(pairs).capitalize()} pairs with score differences of at most "
+        worked = (f"{small_number_word(pairs).capitalize()} pairs with score differences of at most "
                   f"{widest:.1f}: each sigma is near 1/2 (above it for a correctly ordered "
                   f"pair), and the mean is about {soft:.3f}.")
     return value_exercise(

@@ -26,7 +26,7 @@ from course_lib.exercises._core import (
 
 from . import _cases
 from ._hints import HINTS, gini_brown_rectangles, keep_distinct
-from ._variants import ids_text, number_word
+from ._variants import ids_text, small_number_word
 
 
 def _gini_reference(incomes):
@@ -75,7 +75,7 @@ def _gini_brown_incomes(data: dict) -> Exercise:
     return value_exercise(
         id="gini-brown-incomes", chapter=5, title="Brown's formula",
         question=f"""
-{number_word(n).capitalize()} people earn {ids_text(incomes)}. What is their Gini coefficient by Brown's
+{small_number_word(n).capitalize()} people earn {ids_text(incomes)}. What is their Gini coefficient by Brown's
 formula $G = 1 - \\sum_k (X_k - X_{{k-1}})(Y_k + Y_{{k-1}})$ over the vertices of the
 Lorenz curve? (Exact.)
 """,
@@ -108,10 +108,11 @@ def _gini_scaled_shifted(data: dict) -> Exercise:
         raise ValueError("positive incomes, not all equal")
     g = gini_brown(list(v), exact=True)
     g10 = gini_brown([x + 10 for x in v], exact=True)
+    people = small_number_word(len(v)).capitalize()
     return value_exercise(
         id="gini-scaled-shifted", chapter=5, title="Doubling and adding",
         question=f"""
-{number_word(len(v)).capitalize()} people earn {ids_text(v)} (Gini coefficient {g}). Give, exactly, the Gini
+{people} people earn {ids_text(v)} (Gini coefficient {g}). Give, exactly, the Gini
 coefficient when every income doubles, and when instead everybody gets 10 more, as a
 tuple in this order.
 """,
@@ -148,7 +149,7 @@ def _gini_rich(data: dict) -> Exercise:
     return value_exercise(
         id="gini-one-vs-two-rich", chapter=5, title="One rich person or two",
         question=f"""
-In a village of {number_word(n)}, either one person earns {income} and the others 0, or two people earn
+In a village of {small_number_word(n)}, either one person earns {income} and the others 0, or two people earn
 {income} each and the others 0. Give both Gini coefficients exactly, as a tuple (one rich,
 two rich).
 """,
