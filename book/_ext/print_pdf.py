@@ -4,9 +4,19 @@
 headless Chromium (through playwright, with the system's ``chromium``: the jupyter-book
 ``pdfhtml`` builder would download a browser of its own, which cannot work offline) opens
 the page from disk, waits until MathJax has typeset every formula and every image has
-loaded, and prints it with the print styles of ``book/_static/book.css``.
+loaded, makes it a paper page (:data:`FOR_PAPER`) and prints it with the print styles of
+``book/_static/book.css``.
 
-Usage: ``python book/_ext/print_pdf.py _build/singlehtml/index.html _build/pdf/book.pdf``
+On paper nothing can be clicked, so the handout has no toggle: a code cell that the book
+folds ("Show code cell source") is left out, as its reader sees it at first, with its
+output kept; a threshold explorer prints its charts and tables at the threshold it starts
+at, with a note instead of the slider. Without ``--solutions`` (``make pdf``, the
+handout) every worked solution is left out, code included, with the sentence saying they
+are folded under the exercises (marked by ``book/_ext/editions.py``); with
+``--solutions`` (``make pdf-solutions``, the answer key) each is printed open under its
+exercise.
+
+Usage: ``python book/_ext/print_pdf.py [--solutions] _build/singlehtml/index.html OUT.pdf``
 """
 
 from __future__ import annotations
@@ -22,6 +32,38 @@ CHROMIUM_ARGS = [
     "--disable-component-update", "--disable-sync", "--no-first-run",
     "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost",
 ]
+#: What turns the page into paper (run in the page, with the argument "keep solutions").
+FOR_PAPER = """keep => {
+  const gone = [];
+  const drop = (selector) => document.querySelectorAll(selector).forEach(e => {
+    gone.push(selector); e.remove();
+  });
+  // Folded code: the reader of the book sees only its output, so does the reader of paper.
+  document.querySelectorAll("details.hide").forEach(d => {
+    if (d.classList.contains("above-input")) { d.remove(); gone.push("hidden source"); return; }
+    d.open = true;
+    d.querySelectorAll(":scope > summary").forEach(s => s.remove());
+  });
+  if (keep) {
+    // sphinx-togglebutton folds the solutions: print them open, without the button.
+    document.querySelectorAll(".solution").forEach(s => {
+      s.classList.remove("toggle-hidden");
+      s.querySelectorAll(".toggle-hidden").forEach(e => e.classList.remove("toggle-hidden"));
+    });
+    drop(".solution button.toggle-button");
+  } else {
+    drop(".solution");
+    drop(".folded-solutions");
+  }
+  document.querySelectorAll(".threshold-explorer").forEach(root => {
+    root.querySelectorAll("input.te-slider").forEach(e => e.remove());
+    root.querySelectorAll(".te-help").forEach(e => {
+      e.textContent = "Printed at the threshold it starts at; in the HTML book and in " +
+        "JupyterLab a slider moves the threshold.";
+    });
+  });
+  return gone.length;
+}"""
 FOOTER = (
     '<div style="font-size:8px;width:100%;text-align:center;color:#666;">'
     '<span class="pageNumber"></span> / <span class="totalPages"></span></div>'
@@ -44,8 +86,10 @@ def follow_redirect(page: Path) -> Path:
     return (page.parent / match.group(1)).resolve() if match else page
 
 
-def print_pdf(page: Path, pdf: Path, *, timeout_ms: int = 600_000) -> Path:
-    """Print ``page`` (an HTML file) to ``pdf`` once its math and images are ready."""
+def print_pdf(page: Path, pdf: Path, *, solutions: bool = False,
+              timeout_ms: int = 600_000) -> Path:
+    """Print ``page`` (an HTML file) to ``pdf`` once its math and images are ready, for
+    paper (see the module docstring): the worked solutions only with ``solutions``."""
     from playwright.sync_api import sync_playwright
 
     page, pdf = Path(page).resolve(), Path(pdf).resolve()
@@ -78,6 +122,7 @@ def print_pdf(page: Path, pdf: Path, *, timeout_ms: int = 600_000) -> Path:
             errors = tab.locator("mjx-merror").count()
             if errors:
                 raise RuntimeError(f"MathJax could not typeset {errors} formula(s)")
+            tab.evaluate(FOR_PAPER, solutions)
             tab.emulate_media(media="print")
             tab.pdf(path=str(pdf), format="A4", print_background=True,
                     margin={"top": "16mm", "bottom": "16mm", "left": "14mm", "right": "14mm"},
@@ -89,10 +134,14 @@ def print_pdf(page: Path, pdf: Path, *, timeout_ms: int = 600_000) -> Path:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 2:
+    solutions = "--solutions" in argv
+    args = [a for a in argv if a != "--solutions"]
+    if len(args) != 2 or any(a.startswith("--") for a in args):
         print(__doc__.strip().splitlines()[-1], file=sys.stderr)
         return 2
-    print(f"The book as PDF: {print_pdf(Path(argv[0]), Path(argv[1]))}")
+    pdf = print_pdf(Path(args[0]), Path(args[1]), solutions=solutions)
+    what = "with the worked solutions (answer key)" if solutions else "without solutions"
+    print(f"The book as PDF, {what}: {pdf}")
     return 0
 
 
