@@ -20,7 +20,8 @@
 #   make pdf-solutions      the same PDF with every worked solution: the answer key,
 #                           _build/pdf/book-solutions.pdf
 #   make student-notebooks  student copies of the chapters (no outputs, no solutions, the text
-#                           as the book prints it), in _build/student/
+#                           as the book prints it), in _build/student/;
+#                           STUDENTS=roster.csv SECRET=class.secret: one folder per student, own variants
 #   make test-other-cpu     re-run the notebook comparison as another processor would (CI)
 
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
@@ -36,10 +37,10 @@ BOOK_NOTEBOOKS := $(sort $(wildcard book/*.ipynb))
 
 install: $(STAMP)
 
-$(STAMP): requirements.txt pyproject.toml
+$(STAMP): requirements.txt pyproject.toml key/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e . -e ./key
 	touch $(STAMP)
 
 book: $(STAMP)
@@ -78,7 +79,7 @@ test-warehouse: $(WAREHOUSE_STAMP)
 PARALLEL := -n auto --maxprocesses 4 --dist loadfile
 
 test: check $(WAREHOUSE_STAMP)
-	$(BIN)/python -m pytest $(PARALLEL) tests course_lib $(NOTEBOOKS) $(BOOK_NOTEBOOKS) \
+	$(BIN)/python -m pytest $(PARALLEL) tests course_lib key $(NOTEBOOKS) $(BOOK_NOTEBOOKS) \
 	  --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
 
 # The stored outputs must not depend on the processor that produced them. This re-runs the
@@ -146,8 +147,12 @@ pdf-solutions: singlehtml
 	$(BIN)/python book/_ext/print_pdf.py --solutions _build/singlehtml/index.html \
 	  _build/pdf/book-solutions.pdf
 
+# STUDENTS=roster.csv (a column 'student'): one folder per student, each with its own
+# variants drawn from the class secret in SECRET (default class.secret, created if missing).
+SECRET ?= class.secret
 student-notebooks: $(STAMP)
-	$(BIN)/python -m course_lib.exercises.student --out-dir _build/student $(NOTEBOOKS)
+	$(BIN)/python -m course_lib.exercises.student --out-dir _build/student \
+	  $(if $(STUDENTS),--roster $(STUDENTS) --secret-file $(SECRET)) $(NOTEBOOKS)
 	@echo "Student copies (no outputs, solutions replaced by stubs): $(CURDIR)/_build/student"
 
 
