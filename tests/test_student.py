@@ -112,8 +112,8 @@ def test_command_line_writes_the_copies(tmp_path, capsys):
     src = tmp_path / f"{WITH_EXERCISES[0]:02d}_fixture.ipynb"
     nbformat.write(nb, src)
     assert student.main([str(src), "--out-dir", str(tmp_path / "out")]) == 0
-    assert (tmp_path / "out" / src.name).is_file()
-    assert str(tmp_path / "out" / src.name) in capsys.readouterr().out
+    assert (tmp_path / "out" / "notebooks" / src.name).is_file()
+    assert str(tmp_path / "out" / "notebooks" / src.name) in capsys.readouterr().out
     broken = tmp_path / "broken.ipynb"
     broken.write_text("not json", encoding="utf-8")
     assert student.main([str(broken), "--out-dir", str(tmp_path / "out")]) == 1
@@ -135,7 +135,7 @@ def copies(tmp_path_factory):
     out = tmp_path_factory.mktemp("copies")
     student.write_student_copies(CHAPTERS, out / "student")
     labcopy.write_lab_copies(out / "lab", CHAPTERS, root=ROOT)
-    return {path.name: (nbformat.read(out / "student" / path.name, as_version=4),
+    return {path.name: (nbformat.read(out / "student" / "notebooks" / path.name, as_version=4),
                         nbformat.read(out / "lab" / "notebooks" / path.name, as_version=4))
             for path in CHAPTERS}
 

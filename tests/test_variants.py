@@ -111,7 +111,7 @@ def test_per_student_copies_carry_their_own_variant(tmp_path):
     assert student.main([str(chapter), "--out-dir", str(tmp_path / "out"),
                          "--roster", str(roster), "--secret-file", str(secret_file)]) == 0
     secret = secret_file.read_text().strip()
-    copies = {s: nbformat.read(tmp_path / "out" / s / chapter.name, as_version=4)
+    copies = {s: nbformat.read(tmp_path / "out" / s / "notebooks" / chapter.name, as_version=4)
               for s in ("alice", "bob")}
     own = {}
     for name, nb in copies.items():
@@ -137,8 +137,10 @@ def test_per_student_copies_carry_their_own_variant(tmp_path):
     again = tmp_path / "again"
     student.main([str(chapter), "--out-dir", str(again), "--roster", str(roster),
                   "--secret-file", str(secret_file)])
-    assert (again / "alice" / chapter.name).read_bytes() == (
-        tmp_path / "out" / "alice" / chapter.name).read_bytes()
+    assert (again / "alice" / "notebooks" / chapter.name).read_bytes() == (
+        tmp_path / "out" / "alice" / "notebooks" / chapter.name).read_bytes()
+    # each student's folder holds the data its chapters read
+    assert (tmp_path / "out" / "alice" / "data" / "asah.csv").is_file()
 
 
 @pytest.mark.parametrize("text, why", [

@@ -294,7 +294,7 @@ def test_per_student_copies_show_and_seal_their_own_variant(tmp_path, number):
                          str(roster), "--secret-file", str(tmp_path / "class.secret")]) == 0
     own = {}
     for name in ("alice", "bob"):
-        nb = nbformat.read(tmp_path / "out" / name / path.name, as_version=4)
+        nb = nbformat.read(tmp_path / "out" / name / "notebooks" / path.name, as_version=4)
         own[name] = student_exercises(number, nb.metadata["course"]["variant"]["seed"])
         text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
         for ex in own[name].values():

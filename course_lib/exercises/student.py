@@ -34,8 +34,9 @@ Before the first answer cell comes one cell that defines ``check`` from a *seale
 wrong answers, and public cases for functions, never an answer. So a copy gives instant
 feedback on a machine without the instructor-only answer key.
 
+The copies go to ``OUT/notebooks/`` with the data they read in ``OUT/data/``.
 Per-student copies (``--roster roster.csv --secret-file class.secret``): each student
-gets a folder ``OUT/<student>/`` with copies whose exercises that have variants show
+gets such a folder ``OUT/<student>/`` with copies whose exercises that have variants show
 data drawn from the student's seed (:mod:`course_lib.exercises.seeds`), recorded in
 ``metadata.course.variant`` (the student and the seed); the grader recomputes the seed
 from the secret and the submitted file's name. The roster is a CSV file with a column
@@ -373,8 +374,11 @@ def read_secret(path: Path | str, *, create: bool = False) -> str:
 def write_student_copies(paths: Sequence[Path | str], out_dir: Path | str, *,
                          students: Sequence[str] | None = None,
                          secret: str | None = None) -> list[Path]:
-    """Write the student copy of each notebook into ``out_dir`` (same file names); with
-    ``students`` and ``secret``, one folder per student with that student's variants."""
+    """Write the student copy of each notebook, with the data it reads, into ``out_dir``:
+    ``out_dir/notebooks/NN_name.ipynb`` beside ``out_dir/data/`` (the chapters read
+    ``../data/...``, as in the repository and in the grader). With ``students`` and
+    ``secret``, one such folder per student, ``out_dir/<student>/``, with that student's
+    variants: a folder to hand out whole."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     if (students is None) != (secret is None):
@@ -386,7 +390,8 @@ def write_student_copies(paths: Sequence[Path | str], out_dir: Path | str, *,
     for student in roster:
         seed = None if student is None or secret is None else student_seed(secret, student)
         folder = out_dir if student is None else out_dir / student
-        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "notebooks").mkdir(parents=True, exist_ok=True)
+        _copy_data(notebooks, folder / "data")
         for path, nb in notebooks:
             chapter = chapter_of(nb, path.name)
             exercises = (student_exercises(chapter, seed)
@@ -395,10 +400,20 @@ def write_student_copies(paths: Sequence[Path | str], out_dir: Path | str, *,
                                                                     "seed": seed}
             copy_ = student_copy(nb, name=path.name, chapter=chapter, exercises=exercises,
                                  variant=variant, book=book)
-            target = folder / path.name
+            target = folder / "notebooks" / path.name
             nbformat.write(copy_, target)
             written.append(target)
     return written
+
+
+def _copy_data(notebooks: Sequence[tuple[Path, Any]], target: Path) -> None:
+    """The ``data/`` folder beside the chapters' folder, copied to ``target``."""
+    import shutil
+
+    sources = {path.resolve().parent.parent / "data" for path, _ in notebooks}
+    for source in sorted(sources):
+        if source.is_dir():
+            shutil.copytree(source, target, dirs_exist_ok=True)
 
 
 def _has_exercises(chapter: int | None) -> bool:
