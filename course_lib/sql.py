@@ -29,7 +29,9 @@ quotes, the exact integer type, integer division and the finiteness test.
 
 from __future__ import annotations
 
+import os
 import re
+import sys
 import uuid
 import warnings
 from decimal import Decimal
@@ -822,17 +824,41 @@ class SparkRunner:
         self.session = session
 
     @classmethod
-    def start(cls, master: str = "local[2]", *, config: dict | None = None) -> SparkRunner:
+    def start(
+        cls, master: str = "local[2]", *, config: dict | None = None, quiet: bool = False
+    ) -> SparkRunner:
         """Start (or reuse) a session: ``local[k]`` runs in this process with ``k``
-        threads, ``spark://host:port`` uses a cluster. ``config`` adds Spark settings."""
+        threads, ``spark://host:port`` uses a cluster. ``config`` adds Spark settings.
+
+        ``quiet=True`` (for notebooks) keeps Spark's console chatter out of the output:
+        the Java process started here writes its log to ``/dev/null`` instead of this
+        process's standard streams, progress bars are off and the log level is ERROR."""
         from pyspark.sql import SparkSession
 
         builder = SparkSession.builder.master(master).appName("course_lib.sql")
         settings = {"spark.ui.enabled": "false", "spark.sql.shuffle.partitions": "4"}
+        if quiet:
+            settings["spark.ui.showConsoleProgress"] = "false"
         settings.update(config or {})
         for key, value in settings.items():
             builder = builder.config(key, value)
-        return cls(builder.getOrCreate())
+        if not quiet:
+            return cls(builder.getOrCreate())
+        for stream in (sys.stdout, sys.stderr):
+            stream.flush()
+        saved = [os.dup(fd) for fd in (1, 2)]
+        try:
+            with open(os.devnull, "wb") as null, warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # pyspark's notes on the pandas version
+                for fd in (1, 2):
+                    os.dup2(null.fileno(), fd)  # inherited by the Java process
+                session = builder.getOrCreate()
+        finally:
+            for fd, copy in zip((1, 2), saved):
+                os.dup2(copy, fd)
+                os.close(copy)
+        session.sparkContext.setLogLevel("ERROR")
+        return cls(session)
 
     def stop(self) -> None:
         self.session.stop()
