@@ -30,10 +30,10 @@ BOOK_NOTEBOOKS := $(sort $(wildcard book/*.ipynb))
 
 install: $(STAMP)
 
-$(STAMP): requirements.txt pyproject.toml
+$(STAMP): requirements.txt pyproject.toml key/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e . -e key
 	touch $(STAMP)
 
 book: $(STAMP)
@@ -61,7 +61,7 @@ test-warehouse: $(WAREHOUSE_STAMP)
 PARALLEL := -n auto --maxprocesses 4 --dist loadfile
 
 test: check $(WAREHOUSE_STAMP)
-	$(BIN)/python -m pytest $(PARALLEL) tests course_lib $(NOTEBOOKS) $(BOOK_NOTEBOOKS) \
+	$(BIN)/python -m pytest $(PARALLEL) tests course_lib key $(NOTEBOOKS) $(BOOK_NOTEBOOKS) \
 	  --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
 
 # The stored outputs must not depend on the processor that produced them. This re-runs the
