@@ -1352,9 +1352,9 @@ def sql_binned_pr_auc(
             precision: Any = Fraction(tp, tp + fp) if tp + fp else Fraction(1)
             recall: Any = Fraction(tp, m1)
         else:
-            tp, fp, m1 = float(tp_raw), float(fp_raw), float(m1_raw)
-            precision = tp / (tp + fp) if tp + fp else 1.0
-            recall = tp / m1
+            wtp, wfp, wm1 = float(tp_raw), float(fp_raw), float(m1_raw)
+            precision = wtp / (wtp + wfp) if wtp + wfp else 1.0
+            recall = wtp / wm1
         if precision_prev is None:
             precision_prev = precision
         area += (recall - recall_prev) * (precision + precision_prev) / 2
