@@ -9,7 +9,6 @@ import numpy as np
 from notebook_tools import chapter, glued, load, stored
 
 import course_lib as cl
-
 from course_lib.exercises import exercises_for
 
 CH13 = chapter("13_problems")
