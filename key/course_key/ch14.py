@@ -185,7 +185,7 @@ How many (positive, negative) pairs have tied scores?
         question=f"""
 A decile table of {_N} loans sorted by decreasing score puts a whole group of tied
 scores into one bin: a group with `above` loans scoring higher goes to bin
-$\\lfloor \\mathit{{above}} \\cdot 10 / n \\rfloor + 1$. A group of {_SIZE} loans tied
+$\\lfloor \\mathit{{above}} \\cdot 10 / m \\rfloor + 1$. A group of {_SIZE} loans tied
 at one score has {_ABOVE} loans scoring higher. Which bin (1 to 10) does it go to?
 """,
         answer_name="tie_bin",

@@ -80,7 +80,7 @@ auc_cubed = cl.roc_auc(y, b**3, exact=True)
         question=f"""
 Put all seven objects of Table 1 in one bin:
 {_TABLE}
-What is the expected calibration error $\\sum_k (n_k/n)\\,|o_k - f_k|$ with this single
+What is the expected calibration error $\\sum_k (n_k/m)\\,|o_k - f_k|$ with this single
 bin (exactly)? Here $o_k$ is the share of positives and $f_k$ the mean score of bin $k$.
 """,
         answer_name="ece_one_bin",
