@@ -251,7 +251,8 @@ def test_the_symbols_of_chapters_14_to_17_are_on_the_page(symbol):
 @pytest.mark.parametrize("path", NOTEBOOKS[13:17], ids=lambda p: p.name[:2])
 def test_chapters_14_to_17_use_the_books_letters(path):
     """m objects (not n), scores b (not s), thresholds theta (not t), and no a, b for
-    the ends of a range (chapter 16's classes a, b, c in A(a, b) are names, not ends): in all the math of the chapters' text, exercises included."""
+    the ends of a range (chapter 16's classes a, b, c in A(a, b) are names, not ends),
+    in all the math of the chapters' text, exercises included."""
     bad = re.compile(r"(?<![\\A-Za-z])(n|s|t)(?![A-Za-z_])|\[a, b\]|(?<![A-Za-z])\(a, b\)|a \\le")
     words = re.compile(r"\\(text|mathrm|operatorname|mathit)\{[^{}]*\}")
     hits = []

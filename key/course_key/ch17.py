@@ -135,7 +135,8 @@ $\\pi_1 = 0.2$ of the data, what is the second Beta parameter?
         id="min-loss-at-pi1", chapter=17, title="The minimum loss at c = pi1",
         question="""
 Table 1 of the book ($\\pi_1 = 3/7$). What is the minimum loss
-$L(c) = \\min_\\theta\\, c\\,\\pi_0\\,\\mathrm{FPR}(\\theta) + (1 - c)\\,\\pi_1\\,(1 - \\mathrm{TPR}(\\theta))$
+$L(c) = \\min_\\theta\\, c\\,\\pi_0\\,\\mathrm{FPR}(\\theta)
++ (1 - c)\\,\\pi_1\\,(1 - \\mathrm{TPR}(\\theta))$
 at $c = \\pi_1$, exactly? (Hint: at this cost both terms have the same weight.)
 """,
         answer_name="loss_at_pi1",
