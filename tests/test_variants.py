@@ -79,3 +79,78 @@ def test_students_get_different_variants():
                                                       exercise_id)).data)
                 for s in students}
         assert len(data) >= len(students) - 1, exercise_id
+
+
+# --------------------------------------------------------------------------- copies
+def _key_cell(nb):
+    return [c for c in nb.cells if "check-key" in c.metadata.get("tags", [])]
+
+
+def test_per_student_copies_carry_their_own_variant(tmp_path):
+    import stat
+    from pathlib import Path
+
+    import nbformat
+
+    from course_lib.exercises import student
+    from course_lib.exercises.student import student_exercises
+
+    roster = tmp_path / "roster.csv"
+    roster.write_text("student,name\nalice,Alice A.\nbob,Bob B.\n", encoding="utf-8")
+    chapter = Path(__file__).resolve().parents[1] / "notebooks" / "03_auc_pairs.ipynb"
+    # a new secret file is created, random and owner-only
+    created = tmp_path / "new.secret"
+    assert student.main([str(chapter), "--out-dir", str(tmp_path / "first"),
+                         "--roster", str(roster), "--secret-file", str(created)]) == 0
+    assert stat.S_IMODE(created.stat().st_mode) == 0o600
+    assert len(created.read_text().strip()) == 32
+    # a fixed secret, so that the comparison below is reproducible (small answer spaces
+    # can make two students' answers equal by chance under another secret)
+    secret_file = tmp_path / "class.secret"
+    secret_file.write_text("test class secret 2026\n")
+    assert student.main([str(chapter), "--out-dir", str(tmp_path / "out"),
+                         "--roster", str(roster), "--secret-file", str(secret_file)]) == 0
+    secret = secret_file.read_text().strip()
+    copies = {s: nbformat.read(tmp_path / "out" / s / chapter.name, as_version=4)
+              for s in ("alice", "bob")}
+    own = {}
+    for name, nb in copies.items():
+        variant = nb.metadata["course"]["variant"]
+        assert variant == {"student": name, "seed": student_seed(secret, name)}
+        own[name] = student_exercises(3, variant["seed"])
+        text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+        for ex in own[name].values():
+            if ex.variants is not None:
+                assert ex.question.splitlines()[0] in text  # the variant's data are shown
+        assert len(_key_cell(nb)) == 1
+    # the copy's own check: its numbers pass, a classmate's and the book's do not
+    ns: dict = {}
+    exec(_key_cell(copies["alice"])[0].source, ns)
+    check = ns["check"]
+    for ex_id, ex in own["alice"].items():
+        if ex.variants is None:
+            continue
+        assert check(ex_id, ex.solution).passed
+        assert not check(ex_id, own["bob"][ex_id].solution).passed
+        assert not check(ex_id, REGISTRY[ex_id].solution).passed
+    # the same secret and roster give the same bytes
+    again = tmp_path / "again"
+    student.main([str(chapter), "--out-dir", str(again), "--roster", str(roster),
+                  "--secret-file", str(secret_file)])
+    assert (again / "alice" / chapter.name).read_bytes() == (
+        tmp_path / "out" / "alice" / chapter.name).read_bytes()
+
+
+@pytest.mark.parametrize("text, why", [
+    ("name\nalice\n", "column 'student'"),
+    ("student\nalice\nAlice\n", "same student id up to case"),
+    ("student\n../etc\n", "not a usable student id"),
+    ("student\n", "no students"),
+])
+def test_a_bad_roster_is_refused(tmp_path, text, why):
+    from course_lib.exercises.student import read_roster
+
+    path = tmp_path / "r.csv"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ValueError, match=why):
+        read_roster(path)

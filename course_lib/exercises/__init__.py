@@ -86,6 +86,7 @@ from ._core import (
     decode_answer,
     encode_answer,
 )
+from .sealed import SealedCheck
 
 __all__ = [
     "CALL_TIME_LIMIT",
@@ -94,6 +95,7 @@ __all__ = [
     "FunctionSpec",
     "Mistake",
     "REGISTRY",
+    "SealedCheck",
     "SOLUTION_IMPORTS",
     "check",
     "decode_answer",

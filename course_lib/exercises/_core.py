@@ -616,6 +616,9 @@ class PredicateChecker(Checker):
 
     judge: Callable[[Any], str | None]
     success: str = "correct"
+    #: for :func:`sympy_checker`: (expected, symbol, mistakes, hint), which a sealed key
+    #: turns into salted hashes of the expression's values at a few points
+    expression: tuple | None = None
 
     def verdict(self, answer: Any) -> Verdict:
         if answer is Ellipsis:
@@ -663,7 +666,8 @@ def sympy_checker(expected: Any, symbol: Any, *,
                 return f"{expr} is not right. {m.hint}"
         return f"{expr} is not right. {hint}".strip()
 
-    return PredicateChecker(judge, success="correct: the expression equals the reference")
+    return PredicateChecker(judge, success="correct: the expression equals the reference",
+                            expression=(expected, symbol, tuple(mistakes), hint))
 
 
 # --------------------------------------------------------------------------- functions
@@ -782,6 +786,9 @@ class FunctionSpec:
     #: (case, output_a, output_b) -> True when two outputs are the same; default: the
     #: judge accepts one as the other. Needed when the judge checks a property.
     same: Callable[[dict, Any, Any], bool] | None = None
+    #: False when many outputs are right (the judge checks a property): a student copy's
+    #: check then runs the public cases without comparing, and only the grader judges
+    unique_output: bool = True
 
     def outputs_agree(self, case: dict, a: Any, b: Any) -> bool:
         """Whether two outputs on ``case`` are the same (for telling mistakes apart)."""
