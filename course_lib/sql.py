@@ -29,7 +29,9 @@ quotes, the exact integer type, integer division and the finiteness test.
 
 from __future__ import annotations
 
+import os
 import re
+import sys
 import uuid
 import warnings
 from decimal import Decimal
@@ -593,6 +595,13 @@ def _check_bins(n_bins: Any, name: str) -> int:
     return int(n_bins)
 
 
+def _check_num_bins(num_bins: Any) -> int:
+    """Spark's ``numBins``: a non-negative integer, 0 for no down-sampling."""
+    if isinstance(num_bins, bool) or not isinstance(num_bins, (int, np.integer)) or num_bins < 0:
+        raise ValueError(f"num_bins must be a non-negative integer, got {num_bins!r}")
+    return int(num_bins)
+
+
 def gains_table_sql(r: Relation, *, n_bins: int = 10) -> str:
     """The gains table of :func:`course_lib.gains_table`: one row per non-empty bin.
 
@@ -641,6 +650,24 @@ def gains_table_sql(r: Relation, *, n_bins: int = 10) -> str:
     )
 
 
+def _chunks_sql(r: Relation, k: int) -> str:
+    """CTEs up to ``ccum_`` (chunk_, p_, q_, tp, fp): the distinct scores, highest first,
+    cut into Spark MLlib's chunks (see :func:`binned_auc_sql`), with each chunk's class
+    weights and their cumulative sums; and ``tot_`` (m1, m0). ``k = 0`` cuts nothing."""
+    grouping = r.dialect.int_div.format(a="d_", b=str(k)) if k else "0"
+    chunk = r.dialect.int_div.format(a="k_ - 1", b=f"({grouping})") if k else "k_"
+    cum = "OVER (ORDER BY chunk_ ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)"
+    return (
+        _groups(r, keep_empty=True) + ",\n"  # Spark counts scores of zero weight too
+        "ranked_ AS (SELECT pos, neg, ROW_NUMBER() OVER (ORDER BY s DESC) AS k_ FROM groups_),\n"
+        "nd_ AS (SELECT COUNT(*) AS d_ FROM groups_),\n"
+        f"chunked_ AS (SELECT CASE WHEN ({grouping}) < 2 THEN k_ ELSE {chunk} END AS chunk_, "
+        "pos, neg FROM ranked_ CROSS JOIN nd_),\n"
+        "csum_ AS (SELECT chunk_, SUM(pos) AS p_, SUM(neg) AS q_ FROM chunked_ GROUP BY chunk_),\n"
+        f"ccum_ AS (SELECT chunk_, p_, q_, SUM(p_) {cum} AS tp, SUM(q_) {cum} AS fp FROM csum_)"
+    )
+
+
 def binned_auc_sql(r: Relation, *, num_bins: int = 1000) -> str:
     """Spark MLlib's down-sampled ROC AUC (``BinaryClassificationMetrics(numBins)``), one
     row: ``twice_area, m1, m0, chunks, auc``.
@@ -648,7 +675,7 @@ def binned_auc_sql(r: Relation, *, num_bins: int = 1000) -> str:
     The rule of Spark's source (``mllib/evaluation/BinaryClassificationMetrics.scala``)
     for data in one partition: the ``D`` distinct scores, highest first, are cut into
     consecutive chunks of ``grouping = floor(D / num_bins)`` scores (the last chunk may
-    be smaller); when ``grouping < 2`` nothing is cut. Each chunk becomes one point of
+    be smaller); when ``grouping < 2`` (or ``num_bins = 0``) nothing is cut. Each chunk becomes one point of
     the ROC curve, and the area is the trapezoid rule through ``(0, 0)`` and those
     points. A chunk thus acts as one tie: its pairs count 1/2. With several partitions
     Spark restarts the chunks in each partition of the sorted scores.
@@ -660,19 +687,10 @@ def binned_auc_sql(r: Relation, *, num_bins: int = 1000) -> str:
     ...     relation("t", label="y", score="s"))
     True
     """
-    k = _check_bins(num_bins, "num_bins")
+    k = _check_num_bins(num_bins)
     exact = r.weight is None
-    grouping = r.dialect.int_div.format(a="d_", b=str(k))
-    chunk = r.dialect.int_div.format(a="k_ - 1", b=f"({grouping})")
-    cum = "OVER (ORDER BY chunk_ ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)"
     return (
-        _groups(r, keep_empty=True) + ",\n"  # Spark counts scores of zero weight too
-        "ranked_ AS (SELECT pos, neg, ROW_NUMBER() OVER (ORDER BY s DESC) AS k_ FROM groups_),\n"
-        "nd_ AS (SELECT COUNT(*) AS d_ FROM groups_),\n"
-        f"chunked_ AS (SELECT CASE WHEN ({grouping}) < 2 THEN k_ ELSE {chunk} END AS chunk_, "
-        "pos, neg FROM ranked_ CROSS JOIN nd_),\n"
-        "csum_ AS (SELECT chunk_, SUM(pos) AS p_, SUM(neg) AS q_ FROM chunked_ GROUP BY chunk_),\n"
-        f"ccum_ AS (SELECT chunk_, p_, q_, SUM(p_) {cum} AS tp FROM csum_),\n"
+        _chunks_sql(r, k) + ",\n"
         # trapezoid: width q_ = fp - fp_prev, heights tp - p_ (the previous point) and tp
         f"area_ AS (SELECT SUM({_exact('q_', r, exact)} * (2 * tp - p_)) AS twice_area, "
         "COUNT(*) AS chunks FROM ccum_),\n"
@@ -681,6 +699,20 @@ def binned_auc_sql(r: Relation, *, num_bins: int = 1000) -> str:
         "SELECT twice_area, m1, m0, chunks, CAST(twice_area AS DOUBLE) / (2.0 * m1 * m0) AS auc\n"
         "FROM area_ CROSS JOIN tot2_"
     )
+
+
+def binned_pr_points_sql(r: Relation, *, num_bins: int = 1000) -> str:
+    """The points of Spark MLlib's down-sampled PR curve (``BinaryClassificationMetrics``
+    with ``numBins``, the curve of its ``areaUnderPR``), one row per chunk of distinct
+    scores, highest first: ``tp, fp, m1``, the cumulative class weights (counts) at the
+    chunk's end and the weight of the positives. The chunks are those of
+    :func:`binned_auc_sql`; :func:`sql_binned_pr_auc` turns the rows into the area.
+
+    >>> "ORDER BY chunk_" in binned_pr_points_sql(relation("t", label="y", score="s"))
+    True
+    """
+    k = _check_num_bins(num_bins)
+    return _chunks_sql(r, k) + "\nSELECT tp, fp, m1 FROM ccum_ CROSS JOIN tot_ ORDER BY chunk_"
 
 
 # ---------------------------------------------------------------------------- runners
@@ -792,17 +824,41 @@ class SparkRunner:
         self.session = session
 
     @classmethod
-    def start(cls, master: str = "local[2]", *, config: dict | None = None) -> SparkRunner:
+    def start(
+        cls, master: str = "local[2]", *, config: dict | None = None, quiet: bool = False
+    ) -> SparkRunner:
         """Start (or reuse) a session: ``local[k]`` runs in this process with ``k``
-        threads, ``spark://host:port`` uses a cluster. ``config`` adds Spark settings."""
+        threads, ``spark://host:port`` uses a cluster. ``config`` adds Spark settings.
+
+        ``quiet=True`` (for notebooks) keeps Spark's console chatter out of the output:
+        the Java process started here writes its log to ``/dev/null`` instead of this
+        process's standard streams, progress bars are off and the log level is ERROR."""
         from pyspark.sql import SparkSession
 
         builder = SparkSession.builder.master(master).appName("course_lib.sql")
         settings = {"spark.ui.enabled": "false", "spark.sql.shuffle.partitions": "4"}
+        if quiet:
+            settings["spark.ui.showConsoleProgress"] = "false"
         settings.update(config or {})
         for key, value in settings.items():
             builder = builder.config(key, value)
-        return cls(builder.getOrCreate())
+        if not quiet:
+            return cls(builder.getOrCreate())
+        for stream in (sys.stdout, sys.stderr):
+            stream.flush()
+        saved = [os.dup(fd) for fd in (1, 2)]
+        try:
+            with open(os.devnull, "wb") as null, warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # pyspark's notes on the pandas version
+                for fd in (1, 2):
+                    os.dup2(null.fileno(), fd)  # inherited by the Java process
+                session = builder.getOrCreate()
+        finally:
+            for fd, copy in zip((1, 2), saved):
+                os.dup2(copy, fd)
+                os.close(copy)
+        session.sparkContext.setLogLevel("ERROR")
+        return cls(session)
 
     def stop(self) -> None:
         self.session.stop()
@@ -1235,7 +1291,7 @@ def sql_binned_auc(
     >>> sql_roc_auc(run, q, label="y", score="s", exact=True)
     Fraction(5, 8)
     """
-    k = _check_bins(num_bins, "num_bins")
+    k = _check_num_bins(num_bins)
     c, r, _ = _prepare(run, source, label, score, weight)
     if _one_class(c, "ROC AUC"):
         return float("nan")
@@ -1246,6 +1302,64 @@ def sql_binned_auc(
     if exact:
         raise ValueError("exact=True needs no weights")
     return float(twice) / 2 / (float(m1) * float(m0))
+
+
+def sql_binned_pr_auc(
+    run: Any,
+    source: str,
+    *,
+    label: str,
+    score: str,
+    weight: str | None = None,
+    num_bins: int = 1000,
+    exact: bool = False,
+) -> float | Fraction:
+    """Spark MLlib's ``areaUnderPR`` (``BinaryClassificationEvaluator(metricName=
+    "areaUnderPR", numBins=num_bins)``), on any engine.
+
+    Spark's rule (``BinaryClassificationMetrics.pr`` and ``AreaUnderCurve``, one
+    partition): one point (recall, precision) per chunk of distinct scores (chunks as in
+    :func:`binned_auc_sql`; ``num_bins=0`` keeps every distinct score), the point
+    ``(0, P_1)`` in front, with ``P_1`` the precision of the first chunk, and the
+    trapezoid rule through them: straight lines between PR points. A point with no
+    object above it has precision 1, as in Spark. With ``num_bins=0`` this is
+    :func:`course_lib.pr_auc_trapezoid`, not the average precision.
+
+    With ``exact=True`` (no weights) the area is returned as a Fraction.
+
+    >>> run = DuckDBRunner()
+    >>> q = "SELECT i % 2 AS y, i AS s FROM range(8) t(i)"
+    >>> sql_binned_pr_auc(run, q, label="y", score="s", num_bins=0, exact=True)
+    Fraction(1121, 1680)
+    >>> sql_binned_pr_auc(run, q, label="y", score="s", num_bins=2, exact=True)
+    Fraction(1, 2)
+    """
+    k = _check_num_bins(num_bins)
+    c, r, _ = _prepare(run, source, label, score, weight)
+    if c.m1 == 0:
+        _one_class(c, "PR AUC")
+        return float("nan")
+    if exact and weight is not None:
+        raise ValueError("exact=True needs no weights")
+    rows = run.fetch(binned_pr_points_sql(r, num_bins=k))
+    counts = weight is None  # integers: the area as a Fraction, rounded once at the end
+    area: Any = Fraction(0) if counts else 0.0
+    recall_prev: Any = 0
+    precision_prev: Any = None
+    for tp_raw, fp_raw, m1_raw in rows:
+        if counts:
+            tp, fp, m1 = _int(tp_raw), _int(fp_raw), _int(m1_raw)
+            precision: Any = Fraction(tp, tp + fp) if tp + fp else Fraction(1)
+            recall: Any = Fraction(tp, m1)
+        else:
+            wtp, wfp, wm1 = float(tp_raw), float(fp_raw), float(m1_raw)
+            precision = wtp / (wtp + wfp) if wtp + wfp else 1.0
+            recall = wtp / wm1
+        if precision_prev is None:
+            precision_prev = precision
+        area += (recall - recall_prev) * (precision + precision_prev) / 2
+        recall_prev, precision_prev = recall, precision
+    return area if exact else float(area)
 
 
 def sql_evaluation(

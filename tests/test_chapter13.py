@@ -5,8 +5,10 @@ solutions in the stored notebook's glue."""
 import json
 import re
 
+import numpy as np
 from notebook_tools import chapter, glued, load, stored
 
+import course_lib as cl
 from course_lib.exercises import exercises_for
 
 CH13 = chapter("13_problems")
@@ -63,10 +65,42 @@ def test_question_1_the_ks_distance_with_rare_positives():
     assert g["q1_pr"] == "'3/10'" and g["q1_pr_half"] == "'1/2'"
 
 
+def test_question_1_the_k_s_chart_of_this_case_in_words():
+    """At RPP = 0.1 (pi = 0.1): 0.8 theta^2 - 1.8 theta + 0.9 = 0, theta = 3/4, so
+    TPR = 7/16 and FPR = 1/16; the solution answers the question about the figure."""
+    g = glued(CH13)
+    assert (g["q1_tpr_at_01"], g["q1_fpr_at_01"]) == ("'7/16'", "'1/16'")
+    prose = " ".join(_source(c) for c in load(CH13)["cells"] if c["cell_type"] == "markdown")
+    assert "Dyakonov asks whether the K-S chart of his figure shows this case" in prose
+
+
 def test_question_3_about_half_the_samples_enclose_more_area():
     g = glued(CH13)
     assert g["q3_auc"] == "'5/6'" and g["q3_m1"] == "30"
     assert 0.35 < float(g["q3_share"]) < 0.65
+
+
+def test_question_3_gain_and_lift_curves_mostly_above_the_exact_ones():
+    """The question asked: the share of the 200 samples whose gain curve lies above the
+    exact one at more than half of 1000 rates (exact gain from the model's formulas,
+    theta solving pi TPR + (1 - pi) FPR = r); lift = gain / rate gives the same share;
+    and the samples on which that criterion and the area criterion disagree."""
+    g = glued(CH13)
+    r = (np.arange(1000) + 0.5) / 1000
+    theta = (1.8 - np.sqrt(0.04 + 3.2 * r)) / 1.6
+    exact_gain = 1 - theta**2
+    gain_mostly, lift_mostly, auc_above = [], [], []
+    for k in range(200):
+        y, s = cl.LINEAR_DENSITIES.sample(300, 0.1, seed=1000 + k)
+        fpr, tpr, _ = cl.roc_curve(y, s)
+        rate = (tpr * y.sum() + fpr * (y.size - y.sum())) / y.size  # RPP of each vertex
+        gain = np.interp(r, rate, tpr)
+        gain_mostly.append(np.mean(gain > exact_gain) > 0.5)
+        lift_mostly.append(np.mean(gain / r > exact_gain / r) > 0.5)
+        auc_above.append(cl.roc_auc(y, s, exact=True) > cl.LINEAR_DENSITIES.auc())
+    assert gain_mostly == lift_mostly
+    assert float(g["q3_mostly"]) == stored(np.mean(gain_mostly)) > 0.5
+    assert int(g["q3_disagree"]) == int(np.sum(np.array(gain_mostly) != np.array(auc_above))) > 0
 
 
 def test_question_4_the_largest_auc_below_one():
@@ -87,4 +121,9 @@ def test_questions_7_and_8():
     g = glued(CH13)
     assert float(g["q7_neg"]) == stored(0.5 / (0.5 + 0.05))  # 10/11
     assert float(g["q7_pos"]) == stored(0.05 / (0.05 + 0.5))  # 1/11
+    # the accuracy reading: expected right answers over expected objects, 100 + 100
+    # objects with TPR 0.8 and TNR 0.9
+    assert float(g["q7_acc"]) == stored((80 + 90) / 200)
+    assert float(g["q7_acc_neg"]) == stored((80 + 9) / (100 + 10))
+    assert float(g["q7_acc_pos"]) == stored((8 + 90) / (10 + 100))
     assert g["q8_m1"] == "2" and g["q8_m0"] == "6" and g["q8_same"] == "'yes'"

@@ -10,7 +10,7 @@ from fractions import Fraction
 import duckdb
 import numpy as np
 import pytest
-from notebook_tools import cell_text, chapter, glued
+from notebook_tools import cell_text, chapter, glued, load
 
 import course_lib as cl
 from course_lib._groups import score_groups
@@ -98,3 +98,51 @@ def test_spark_binning_errors(loans):
     assert binned_auc(y, loans["points"], 1000) == cl.roc_auc(y, loans["points"], exact=True)
     assert int(g["chunk_pd5_1000"]) == np.unique(loans["pd5"]).size // 1000
     assert float(g["err_pd5_1000"]) < 0 and abs(float(g["err_pd5_1000"])) < 1e-5
+
+
+def binned_pr(y, s, num_bins):
+    """Spark MLlib's areaUnderPR, exactly: chunks of floor(D / numBins) distinct scores
+    (none when that is below 2 or numBins = 0), a point (recall, precision) per chunk,
+    (0, first precision) in front, trapezoid."""
+    g = score_groups(y.astype(bool), s.astype(float))
+    k = len(g.scores) // num_bins if num_bins else 1
+    chunk = np.arange(len(g.scores)) // (k if k >= 2 else 1)
+    tp = np.cumsum(np.bincount(chunk, weights=g.pos).astype(np.int64))
+    fp = np.cumsum(np.bincount(chunk, weights=g.neg).astype(np.int64))
+    m1 = int(tp[-1])
+    points = [(Fraction(int(a), m1), Fraction(int(a), int(a + b))) for a, b in zip(tp, fp)]
+    points.insert(0, (Fraction(0), points[0][1]))
+    return sum((r1 - r0) * (p1 + p0) / 2 for (r0, p0), (r1, p1) in zip(points, points[1:]))
+
+
+def test_spark_pr_area_against_the_average_precision(loans):
+    """The PR areas Spark returned in the chapter are the trapezoid rule through the
+    chunks' PR points; the differences from the exact AP are glued with their signs."""
+    g = glued(CH14)
+    y = loans["y"]
+    ap = {col: cl.average_precision(y, loans[col], exact=True) for col in ("points", "pd5")}
+    spark_points = binned_pr(y, loans["points"], 1000)
+    assert spark_points == binned_pr(y, loans["points"], 0)  # 550 scores: nothing merged
+    assert float(spark_points) == pytest.approx(cl.pr_auc_trapezoid(y, loans["points"]),
+                                                abs=1e-12)
+    assert float(g["spark_pr_points"]) == sig(spark_points)
+    assert float(g["ap_points"]) == sig(ap["points"])
+    assert float(g["pr_gap_points"]) == sig(spark_points - ap["points"], 3) > 0
+    spark_pd5 = binned_pr(y, loans["pd5"], 1000)
+    assert float(g["spark_pr_pd5"]) == sig(spark_pd5)
+    assert float(g["ap_pd5"]) == sig(ap["pd5"])
+    assert float(g["pr_gap_pd5_1000"]) == sig(spark_pd5 - ap["pd5"], 3) < 0
+    assert float(g["pr_gap_pd5_0"]) == sig(binned_pr(y, loans["pd5"], 0) - ap["pd5"], 3) > 0
+    code = " ".join("".join(c["source"]) for c in load(CH14)["cells"] if c["cell_type"] == "code")
+    assert "BinaryClassificationEvaluator(" in code and ".coalesce(1)" in code
+    text = cell_text(CH14)
+    for col in ("points", "pd5"):  # the printed table: Spark's own numbers
+        assert f"{col:>6}     1000        {float(binned_pr(y, loans[col], 1000)):.8f}" in text
+
+
+def test_spark_version_of_num_bins_is_stated():
+    """numBins entered BinaryClassificationEvaluator in Spark 3.0.0 (@Since("3.0.0") in
+    its source); before it the evaluator was exact."""
+    prose = " ".join("".join(c["source"]) for c in load(CH14)["cells"]
+                     if c["cell_type"] == "markdown")
+    assert "exists since Spark 3.0.0" in prose.replace("\n", " ")

@@ -69,6 +69,24 @@ def test_reliability_of_the_overconfident_model():
     assert pred[-1] > true[-1] and pred[0] < true[0]  # crosses from above to below
 
 
+
+def test_reliability_of_the_underconfident_model_is_an_s():
+    """The underconfident model's curve is the S the prose explains: below the diagonal
+    in its bottom bin, above it in its top bin, steeper than the diagonal in between
+    (sklearn's calibration_curve as the oracle)."""
+    g = glued(CH15)
+    y, models = _simulation()
+    true, pred = sk_calibration_curve(y, models["underconfident"], n_bins=10)
+    assert float(g["under_top_pred"]) == stored(pred[-1])
+    assert float(g["under_top_true"]) == stored(true[-1])
+    assert float(g["under_bottom_pred"]) == stored(pred[0])
+    assert float(g["under_bottom_true"]) == stored(true[0])
+    assert true[0] < pred[0] and true[-1] > pred[-1]
+    assert (true[-1] - true[0]) / (pred[-1] - pred[0]) > 1
+    prose = " ".join("".join(c["source"]) for c in load(CH15)["cells"]
+                     if c["cell_type"] == "markdown")
+    assert "S-shaped" in prose and "underconfident model's S" not in prose
+
 def test_murphy_decomposition_of_the_four_models():
     """Murphy (1973) on sklearn's ten bins: uncertainty o(1 - o) of the labels; the
     terms recomputed from sklearn's reliability points and bin counts."""

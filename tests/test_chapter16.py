@@ -207,3 +207,26 @@ def test_function_exercise_on_the_wine_data(data):
                                         abs=TOL)
     assert g("q5_od") == pytest.approx(roc_auc_score(y, models["od"], multi_class="ovo"),
                                        abs=TOL)
+
+
+def test_equal_rows_hold_within_a_fold(data):
+    """Wines of equal alcohol content get equal probability rows exactly when the same
+    fold's model scores them; the glued counts of repeated contents and rows."""
+    y, models = data
+    wine = load_wine()
+    alcohol = wine.data[:, 0]
+    fold = np.empty(y.size, dtype=int)
+    for k, (_, test) in enumerate(StratifiedKFold(5, shuffle=True, random_state=0)
+                                   .split(wine.data, y)):
+        fold[test] = k
+    rows = {}
+    for i, row in enumerate(map(tuple, models["alc"])):
+        rows.setdefault(row, []).append(i)
+    for members in rows.values():  # equal rows: one content, one fold
+        assert len({(alcohol[i], fold[i]) for i in members}) == 1
+    pairs = {(a, f) for a, f in zip(alcohol, fold)}
+    assert len(rows) == len(pairs)  # and every (content, fold) is one row
+    repeats_alc = y.size - len(set(alcohol))
+    repeats_row = y.size - len(rows)
+    assert glued(CH16)["alc_repeats"] == str(repeats_alc) == "52"
+    assert glued(CH16)["row_repeats"] == str(repeats_row) == "22"

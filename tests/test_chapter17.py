@@ -111,6 +111,61 @@ def test_loss_curve_is_chapter_9s_cost_curve_and_hands_identity():
     assert "AUC                    0.731369" in text
 
 
+
+def _exact_hull(y, s):
+    """Vertices (F_k, T_k) of the ROC convex hull in fractions, from (0, 0) to (1, 1)."""
+    m1, m0 = int(y.sum()), int(y.size - y.sum())
+    points = [(Fraction(0), Fraction(0))]
+    tp = fp = 0
+    for v in sorted(set(s.tolist()), reverse=True):
+        tp += int(((s == v) & (y == 1)).sum())
+        fp += int(((s == v) & (y == 0)).sum())
+        points.append((Fraction(fp, m0), Fraction(tp, m1)))
+    hull: list = []
+    for p in points:  # upper hull, left to right
+        while len(hull) >= 2 and ((hull[-1][0] - hull[-2][0]) * (p[1] - hull[-2][1])
+                                  - (hull[-1][1] - hull[-2][1]) * (p[0] - hull[-2][0])) >= 0:
+            hull.pop()
+        hull.append(p)
+    return hull
+
+
+def test_hands_identity_line_by_line(asah):
+    """Each line of the chapter's derivation of Hand's identity, in exact fractions on
+    S100B: c_k p_k and (1 - c_k) p_k, L(c_k) at vertex k (a brute-force minimum over all
+    thresholds), the sum by parts, and the trapezoid rule over the hull."""
+    y, markers = asah
+    s = markers["s100b"]
+    hull = _exact_hull(y, s)
+    pi1 = Fraction(int(y.sum()), y.size)
+    pi0 = 1 - pi1
+    m1, m0 = int(y.sum()), int(y.size - y.sum())
+    thresholds = [(Fraction(0), Fraction(0))] + [
+        (Fraction(int(((s >= v) & (y == 0)).sum()), m0), Fraction(int(((s >= v) & (y == 1)).sum()), m1))
+        for v in sorted(set(s.tolist()), reverse=True)]
+    lines = [Fraction(0)] * 4
+    area = Fraction(0)
+    for k in range(1, len(hull)):
+        (f0, t0), (f1, t1) = hull[k - 1], hull[k]
+        dF, dT = f1 - f0, t1 - t0
+        p_k = pi0 * dF + pi1 * dT
+        c_k = pi1 * dT / p_k
+        assert c_k * p_k == pi1 * dT and (1 - c_k) * p_k == pi0 * dF
+        loss = min(c_k * pi0 * f + (1 - c_k) * pi1 * (1 - t) for f, t in thresholds)
+        assert loss == c_k * pi0 * f1 + (1 - c_k) * pi1 * (1 - t1)
+        lines[0] += p_k * loss
+        lines[1] += pi0 * pi1 * (dT * f1 + dF * (1 - t1))
+        lines[2] += pi0 * pi1 * (- dF * t0 - dF * t1)
+        area += dF * (t0 + t1) / 2
+    lines[2] += 2 * pi0 * pi1
+    lines[3] = 2 * pi0 * pi1 * (1 - area)
+    assert lines[0] == lines[1] == lines[2] == lines[3]
+    assert area == Fraction(55, 72)
+    prose = "\n".join("".join(c["source"]) for c in load(CH17)["cells"])
+    derivation = prose.index("T_K F_K - \\sum_k T_{k-1}")
+    assert derivation < prose.index("1 - E[L] / (2 pi0 pi1)")  # the lines, then the check
+    assert "few lines of algebra (expand" not in prose
+
 def _scorers():
     rng = np.random.default_rng(3)
     n = 1000

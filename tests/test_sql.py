@@ -3,7 +3,8 @@
 DuckDB (embedded) is checked on Table 1, on aSAH and on 240 random cases with ties and
 weights; identifiers and data are validated before any SQL runs. The same SQL then runs
 on Spark local[2] (one session for the module) on a subset of the cases, and the
-reproduction of Spark MLlib's binned AUC is checked against Spark itself.
+reproductions of Spark MLlib's binned AUC and of its areaUnderPR are checked against Spark
+itself.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from course_lib.sql import (
     score_counts_sql,
     score_groups_sql,
     sql_binned_auc,
+    sql_binned_pr_auc,
     sql_checks,
     sql_evaluation,
     sql_gain_curve,
@@ -184,6 +186,25 @@ def spark_binned_reference(y, s, w, num_bins: int) -> float:
     return area
 
 
+def spark_pr_reference(y, s, w, num_bins: int) -> float:
+    """Spark's areaUnderPR from its description, in plain Python loops: the chunks of
+    spark_binned_reference (numBins = 0: one per distinct score), one point (recall,
+    precision) per chunk, (0, first precision) in front, trapezoid area."""
+    g = score_groups(np.asarray(y, bool), np.asarray(s, float),
+                     None if w is None else np.asarray(w, float))
+    grouping = len(g.scores) // num_bins if num_bins else 1
+    step = grouping if grouping >= 2 else 1
+    m1 = float(np.sum(g.pos))
+    points = []
+    tp = fp = 0.0
+    for start in range(0, len(g.scores), step):
+        tp += float(np.sum(g.pos[start:start + step]))
+        fp += float(np.sum(g.neg[start:start + step]))
+        points.append((tp / m1, tp / (tp + fp) if tp + fp else 1.0))
+    points.insert(0, (0.0, points[0][1]))
+    return sum((r1 - r0) * (p1 + p0) / 2 for (r0, p0), (r1, p1) in zip(points, points[1:]))
+
+
 # -------------------------------------------------------------------------- DuckDB
 
 
@@ -248,6 +269,38 @@ def test_binned_auc_follows_the_chunk_rule(duck, case, num_bins):
         spark_binned_reference(case["y"], case["s"], case["w"], num_bins), abs=TOL)
 
 
+@pytest.mark.parametrize("num_bins", [0, 1, 2, 3, 7, 50])
+@pytest.mark.parametrize("case", CASES[:24], ids=lambda c: f"case{c['id']}")
+def test_binned_pr_area_follows_the_chunk_rule(duck, case, num_bins):
+    ours = sql_binned_pr_auc(duck, source(case), label="y", score="s",
+                             weight=weight_col(case), num_bins=num_bins)
+    assert ours == pytest.approx(
+        spark_pr_reference(case["y"], case["s"], case["w"], num_bins), abs=TOL)
+
+
+def test_pr_area_without_binning_is_the_trapezoid_not_the_ap(duck):
+    """numBins = 0: the trapezoid area of chapter 7 (exactly, as a Fraction), which
+    differs from the average precision when precision moves between PR points."""
+    differ = 0
+    for case in CASES[:60:3]:
+        if case["y"].sum() == 0:
+            continue
+        ours = sql_binned_pr_auc(duck, source(case), label="y", score="s", num_bins=0,
+                                 exact=case["w"] is None)
+        assert float(ours) == pytest.approx(
+            cl.pr_auc_trapezoid(case["y"], case["s"], sample_weight=case["w"]), abs=TOL)
+        ap = cl.average_precision(case["y"], case["s"], sample_weight=case["w"])
+        differ += abs(float(ours) - ap) > 1e-9
+    assert differ >= 10
+
+
+def test_binned_areas_reject_a_negative_num_bins(duck):
+    for f in (sql_binned_auc, sql_binned_pr_auc):
+        for bad in (-1, 1.5, True):
+            with pytest.raises(ValueError, match="num_bins must be a non-negative integer"):
+                f(duck, "cases", label="y", score="s", num_bins=bad)
+
+
 def test_binned_auc_without_binning_is_the_exact_auc(duck):
     """With numBins = 0 (or D < 2 numBins) the trapezoid over all groups is the AUC with
     ties counting 1/2."""
@@ -255,6 +308,8 @@ def test_binned_auc_without_binning_is_the_exact_auc(duck):
         exact = sql_roc_auc(duck, source(case), label="y", score="s", exact=True)
         assert sql_binned_auc(duck, source(case), label="y", score="s",
                               num_bins=10**6, exact=True) == exact
+        assert sql_binned_auc(duck, source(case), label="y", score="s",
+                              num_bins=0, exact=True) == exact
 
 
 def test_one_class_gives_nan_with_a_warning_or_an_error():
@@ -605,13 +660,14 @@ def test_spark_rejects_bad_names_and_statements(spark_run):
     assert sql_roc_auc(spark_run, "CASES", label="Y", score="S") > 0.5  # no case
 
 
-def _spark_auc(run, case, num_bins):
+def _spark_auc(run, case, num_bins, metric="areaUnderROC"):
     from pyspark.ml.evaluation import BinaryClassificationEvaluator
 
     df = run.session.sql(
         f"SELECT CAST(y AS DOUBLE) AS y, CAST(s AS DOUBLE) AS s, w FROM cases "
         f"WHERE case_id = {case['id']}").coalesce(1)
-    ev = BinaryClassificationEvaluator(rawPredictionCol="s", labelCol="y", numBins=num_bins)
+    ev = BinaryClassificationEvaluator(rawPredictionCol="s", labelCol="y", numBins=num_bins,
+                                       metricName=metric)
     if case["w"] is not None:
         ev.setWeightCol("w")
     return ev.evaluate(df)
@@ -633,6 +689,22 @@ def test_reproduced_binning_matches_spark_mllib(spark_run, num_bins):
         assert ours == pytest.approx(theirs, abs=TOL)
 
 
+@pytest.mark.parametrize("num_bins", [0, 3])
+def test_reproduced_pr_area_matches_spark_mllib(spark_run, num_bins):
+    """sql_binned_pr_auc is Spark's areaUnderPR (one partition), with and without
+    binning, weighted or not; numBins = 0 is chapter 7's trapezoid area."""
+    cases = [c for c in SPARK_CASES if c["y"].sum() > 0][:6]
+    assert any(c["w"] is not None for c in cases) and any(c["w"] is None for c in cases)
+    for case in cases:
+        theirs = _spark_auc(spark_run, case, num_bins, "areaUnderPR")
+        ours = sql_binned_pr_auc(spark_run, source(case), label="y", score="s",
+                                 weight=weight_col(case), num_bins=num_bins)
+        assert ours == pytest.approx(theirs, abs=TOL)
+        if num_bins == 0:
+            assert theirs == pytest.approx(
+                cl.pr_auc_trapezoid(case["y"], case["s"], sample_weight=case["w"]), abs=TOL)
+
+
 def test_reproduced_binning_matches_spark_on_many_distinct_scores(spark_run, tmp_path):
     """5000 rows with about 4000 distinct scores: numBins = 1000 merges chunks of 4
     scores, and the binned AUC differs from the exact one; the reproduction does not
@@ -648,8 +720,13 @@ def test_reproduced_binning_matches_spark_on_many_distinct_scores(spark_run, tmp
     case = {"id": 999, "y": y, "s": s, "w": None}
     from pyspark.ml.evaluation import BinaryClassificationEvaluator
 
-    theirs = BinaryClassificationEvaluator(rawPredictionCol="s", labelCol="y").evaluate(
-        spark_run.session.sql("SELECT CAST(y AS DOUBLE) AS y, s FROM many").coalesce(1))
+    frame = spark_run.session.sql("SELECT CAST(y AS DOUBLE) AS y, s FROM many").coalesce(1)
+    theirs = BinaryClassificationEvaluator(rawPredictionCol="s", labelCol="y").evaluate(frame)
+    theirs_pr = BinaryClassificationEvaluator(
+        rawPredictionCol="s", labelCol="y", metricName="areaUnderPR").evaluate(frame)
+    pr = sql_binned_pr_auc(spark_run, "many", label="y", score="s", exact=True)
+    assert float(pr) == pytest.approx(theirs_pr, abs=TOL)
+    assert abs(float(pr) - cl.average_precision(y, s)) > 1e-6
     ours = sql_binned_auc(spark_run, "many", label="y", score="s", exact=True)
     assert float(ours) == pytest.approx(theirs, abs=TOL)
     assert float(ours) == pytest.approx(spark_binned_reference(y, s, None, 1000), abs=TOL)

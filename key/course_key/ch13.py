@@ -315,6 +315,9 @@ and the rate of positive predictions $\\mathrm{{RPP}}$ there (the share of all o
 called positive; Dyakonov writes PR).
 Does the largest $\\mathrm{{TPR}} - \\mathrm{{FPR}}$ depend on the balance of the classes?
 Answer a tuple (KS, threshold, RPP, depends on the balance: `True`/`False`).
+(Dyakonov also asks whether the K-S chart of his figure, drawn for the model with
+imbalanced classes, shows this case; the solution says what a K-S chart of this case
+looks like.)
 """,
         answer_name="ks_rare",
         solution_code="theta = sympy.Symbol('theta')\n"
@@ -384,7 +387,8 @@ def object_scores(w, reference, objects):
 {_MODEL_TEXT}
 Positives are a share $\\pi = 0.1$, and samples of 300 objects are drawn from the model.
 Can the empirical gain curves (TPR against the share of objects selected) lie mostly
-above the exact one? The area under a gain curve is
+above the exact one, and the empirical lift curves above the exact lift curve? The
+area under a gain curve is
 $\\pi/2 + (1 - \\pi)\\,\\mathrm{{AUC}}$; a sample's gain curve encloses more area than
 the exact one exactly when the sample's AUC exceeds some value. Answer a tuple
 (can they: `True`/`False`, that AUC value exactly).
@@ -399,9 +403,13 @@ the exact one exactly when the sample's AUC exceeds some value. Answer a tuple
                 Mistake(Fraction(1, 2), "The comparison is with the exact curve, whose "
                                         "AUC is 5/6, not with a random ranking.")])),
         worked=(
-            "Yes: the gain area pi/2 + (1 - pi) AUC grows with the AUC, so a sample's"
-            " curve encloses more area exactly when its AUC exceeds the model's 5/6, "
-            'which happens for about half of the samples.'
+            "Yes: with about 30 positives a sample's gain curve is a coarse staircase "
+            "that lies above the exact curve at most rates in more than half of the "
+            "samples, and its lift curve (the gain divided by the same rate) lies above "
+            "the exact lift curve at the same rates. The area is another criterion: the "
+            "gain area pi/2 + (1 - pi) AUC grows with the AUC, so a sample's curve "
+            "encloses more area exactly when its AUC exceeds the model's 5/6, which "
+            'happens for about half of the samples.'
         ),
     ),
     function_exercise(
@@ -514,7 +522,8 @@ largest change).
 At a fixed threshold a classifier has precision `precision`. We keep each positive with
 probability `keep_pos` and each negative with probability `keep_neg` (both in $(0, 1]$).
 Write `thinned_precision(precision, keep_pos, keep_neg)`: the precision we expect at
-the same threshold afterwards (with the expected counts).
+the same threshold afterwards (with the expected counts). (Dyakonov's word is
+*точность*, which also reads as accuracy; the solution treats that reading too.)
 """,
         answer_name="thinned_precision",
         solution_code='''

@@ -222,7 +222,7 @@ def _tie_decile(data: dict) -> Exercise:
         question=f"""
 A decile table of {n} loans sorted by decreasing score puts a whole group of tied
 scores into one bin: a group with `above` loans scoring higher goes to bin
-$\\lfloor \\mathit{{above}} \\cdot 10 / n \\rfloor + 1$. A group of {size} loans tied
+$\\lfloor \\mathit{{above}} \\cdot 10 / m \\rfloor + 1$. A group of {size} loans tied
 at one score has {above} loans scoring higher. Which bin (1 to 10) does it go to?
 """,
         answer_name="tie_bin",

@@ -144,7 +144,7 @@ def _ece_one_bin(data: dict) -> Exercise:
         question=f"""
 Put all {_WORDS[n]} objects of {_name(data)} in one bin:
 {_table(data)}
-What is the expected calibration error $\\sum_k (n_k/n)\\,|o_k - f_k|$ with this single
+What is the expected calibration error $\\sum_k (n_k/m)\\,|o_k - f_k|$ with this single
 bin (exactly)? Here $o_k$ is the share of positives and $f_k$ the mean score of bin $k$.
 """,
         answer_name="ece_one_bin",

@@ -306,8 +306,8 @@ EXERCISES = [
     function_exercise(
         id="hand-till-m-function", chapter=16, title="Write Hand and Till's M",
         question="""
-Write `hand_till_m(y, P)`: given labels `y` (the integers $0, \\dots, c-1$, every class
-present) and an $n \\times c$ list of probability rows `P` (column $j$ for class $j$),
+Write `hand_till_m(y, P)`: given labels `y` (the integers $0, \\dots, K-1$, every class
+present) and an $m \\times K$ list of probability rows `P` (column $j$ for class $j$),
 return Hand and Till's $M$ as a float. Ties count 1/2. You may use `cl.roc_auc` for the
 binary areas, but not `cl.ovo_auc`.
 """,

@@ -294,7 +294,8 @@ def _min_loss(data: dict) -> Exercise:
         id="min-loss-at-pi1", chapter=17, title="The minimum loss at c = pi1",
         question=f"""
 {intro} ($\\pi_1 = {pi1}$). What is the minimum loss
-$L(c) = \\min_t\\, c\\,\\pi_0\\,\\mathrm{{FPR}}(t) + (1 - c)\\,\\pi_1\\,(1 - \\mathrm{{TPR}}(t))$
+$L(c) = \\min_\\theta\\, c\\,\\pi_0\\,\\mathrm{{FPR}}(\\theta)
++ (1 - c)\\,\\pi_1\\,(1 - \\mathrm{{TPR}}(\\theta))$
 at $c = \\pi_1$, exactly? (Hint: at this cost both terms have the same weight.)
 """,
         answer_name="loss_at_pi1",
