@@ -355,3 +355,117 @@ def test_threshold_explorers_follow_the_keyboard(html_dir):
         finally:
             browser.close()
     assert checked >= 10
+
+
+@pytest.fixture(scope="session")
+def served_book(html_dir):
+    """The built book on a local HTTP server (the search page fetches pages as a reader's
+    browser does): its address, http://localhost:PORT/."""
+    import functools
+    import http.server
+    import threading
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(
+        ("localhost", 0), functools.partial(Quiet, directory=str(html_dir)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://localhost:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+# Ten terms and the chapter that teaches each, after the syllabus (SYLLABUS.md in the
+# project's shared folder): lift, KS and the gains table are chapter 8 ("Gain, lift, KS
+# and the gains table"); the ROC convex hull is "taught in Part II", in chapter 2; Gini
+# is chapter 5 (economics) before chapter 6 (machine learning); PR curves chapter 7;
+# cost curves chapter 9; calibration, partial AUC and the H-measure are the chapters
+# "beyond the sources", 15 and 17. Where the query matches a glossary term as Sphinx
+# matches index entries (at least half of the term), the term stays right below.
+SEARCH_TERMS = {
+    "lift": ("notebooks/08_gain_lift_ks", "term-Lift"),
+    "ROC convex hull": ("notebooks/02_roc_grid", "term-ROC-convex-hull"),
+    "Gini": ("notebooks/05_gini_economics", None),
+    "KS": ("notebooks/08_gain_lift_ks", None),
+    "precision-recall": ("notebooks/07_pr_curves", "term-PR-curve-precision-recall-curve"),
+    "cost curve": ("notebooks/09_cost_curves", "term-Cost-curve"),
+    "calibration": ("notebooks/15_calibration", "term-Calibration"),
+    "H-measure": ("notebooks/17_partial_auc_h_measure", "term-H-measure"),
+    "partial AUC": ("notebooks/17_partial_auc_h_measure", "term-Partial-AUC-pAUC"),
+    "gains table": ("notebooks/08_gain_lift_ks", "term-Gains-table"),
+}
+
+
+@pytest.mark.browser
+def test_search_finds_the_teaching_chapter_first(served_book):
+    """Type each term into the search page (Sphinx's searchtools.js on the book's
+    searchindex.js, with the book's scorer); the first result must be the chapter that
+    teaches it, and the glossary's entry for the term must come right after it."""
+    chromium = _chromium_or_skip()
+    from playwright.sync_api import sync_playwright
+
+    problems = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=chromium,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run",
+                  "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost"],
+        )
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            errors: list[str] = []
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            for query, (chapter, glossary_term) in SEARCH_TERMS.items():
+                page.goto(served_book + "search.html", wait_until="load")
+                box = page.locator(".bd-search-container input[name='q']")
+                box.fill("")
+                box.type(query)
+                with page.expect_navigation():
+                    box.press("Enter")
+                # searchtools writes the summary after the last result
+                page.wait_for_function(
+                    "(document.querySelector('#search-results p.search-summary') || {})"
+                    ".innerText", timeout=30_000)
+                hrefs = page.evaluate(
+                    "Array.from(document.querySelectorAll('#search-results ul.search > li > a'))"
+                    ".map(a => a.getAttribute('href'))")
+                shown = [h.split("?")[0] for h in hrefs[:4]]
+                if not hrefs or hrefs[0].split("#")[0].split("?")[0] != f"{chapter}.html":
+                    problems.append(f"{query!r}: first results {shown}, expected {chapter}")
+                elif glossary_term and not (
+                        len(hrefs) > 1 and hrefs[1].split("?")[0] == f"book/glossary.html#{glossary_term}"):
+                    problems.append(f"{query!r}: the glossary's #{glossary_term} is not second: {shown}")
+            errors = [e for e in errors if "invalid theme mode" not in e]
+            assert not errors, errors
+        finally:
+            browser.close()
+    assert not problems, "\n".join(problems)
+
+
+def _search_index(html_dir: Path) -> dict:
+    import json
+
+    text = (html_dir / "searchindex.js").read_text(encoding="utf-8")
+    return json.loads(text[text.index("(") + 1:text.rindex(")")])
+
+
+def test_every_glossary_term_is_indexed_in_the_chapter_that_teaches_it(html_dir):
+    """book/_ext/search_ranking.py: the glossary keeps its index entry for every term, and
+    the first chapter its "Taught in" names gets the same entry (for the search only);
+    short words such as "KS" are indexed as the browser looks them up."""
+    index = _search_index(html_dir)
+    docnames = index["docnames"]
+    glossary = (ROOT / "book" / "glossary.md").read_text(encoding="utf-8")
+    taught = dict(re.findall(r"^(\S.*)\n(?:  .*\n)*?  Taught in \{doc\}`[^<`]*<\.\./([^>]+)>`",
+                             glossary, flags=re.M))
+    assert len(taught) >= 60
+    for term, chapter in taught.items():
+        docs = sorted(docnames[hit[0]] for hit in index["indexentries"][term.lower()])
+        assert docs == sorted(["book/glossary", chapter]), (term, docs)
+    assert docnames.index("notebooks/08_gain_lift_ks") in index["titleterms"]["ks"]
