@@ -210,13 +210,33 @@ def _chromium_or_skip():
     return CHROMIUM
 
 
+# Tables as a reader meets them: at desktop width a table fits its column; on a phone a
+# table wider than the column scrolls inside its own box (book.css), which must itself fit,
+# and no page scrolls sideways.
+TABLE_WIDTHS_JS = """
+Array.from(document.querySelectorAll('.bd-article table')).map(t => {
+  let box = t.parentElement;
+  while (box && !box.matches('.bd-article') && !['auto', 'scroll'].includes(getComputedStyle(box).overflowX))
+    box = box.parentElement;
+  const scrolls = box && !box.matches('.bd-article');
+  const column = document.querySelector('.bd-article').clientWidth;
+  return {width: t.getBoundingClientRect().width, parent: t.parentElement.clientWidth,
+          scrolls: scrolls, box: scrolls ? box.getBoundingClientRect().width : 0, column: column,
+          head: Array.from(t.querySelectorAll('thead tr:first-child th')).map(h => h.innerText.trim())
+                .filter(Boolean).slice(0, 6).join(' | ')};
+})"""
+
+
 @pytest.fixture(scope="session")
 def layout(html_dir):
-    """Every page at 1280 px: code blocks wider than their box, figures without caption."""
+    """Every page at 1280 px: code blocks wider than their box, figures without caption,
+    tables wider than their column; and at 390 px (a phone): tables that widen the page."""
     chromium = _chromium_or_skip()
     from playwright.sync_api import sync_playwright
 
     wide_code, uncaptioned, figures = [], [], 0
+    wide_tables: dict[int, list[str]] = {1280: [], 390: []}
+    tables = 0
     with sync_playwright() as pw:
         browser = pw.chromium.launch(
             executable_path=chromium,
@@ -225,10 +245,10 @@ def layout(html_dir):
                   "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost"],
         )
         try:
+            paths = [p for p in _pages(html_dir)
+                     if 'http-equiv="Refresh"' not in p.read_text(encoding="utf-8")]
             page = browser.new_page(viewport={"width": 1280, "height": 900})
-            for path in _pages(html_dir):
-                if 'http-equiv="Refresh"' in path.read_text(encoding="utf-8"):
-                    continue
+            for path in paths:
                 page.goto(path.as_uri(), wait_until="load")
                 name = str(path.relative_to(html_dir))
                 for width in page.evaluate(
@@ -241,6 +261,11 @@ def layout(html_dir):
                     ".slice(0, 70)])"
                 ):
                     wide_code.append(f"{name}: {width[0]} > {width[1]} px: {width[2]!r}")
+                for t in page.evaluate(TABLE_WIDTHS_JS):
+                    tables += 1
+                    if t["width"] > t["parent"] + 1:
+                        wide_tables[1280].append(
+                            f"{name}: {t['width']:.0f} > {t['parent']} px: {t['head']!r}")
                 counts = page.evaluate(
                     "[document.querySelectorAll('.bd-article figure').length,"
                     " document.querySelectorAll('.bd-article figure:not(:has(figcaption))').length,"
@@ -256,14 +281,39 @@ def layout(html_dir):
                 )
                 if bare:
                     uncaptioned.append(f"{name}: {bare} plot(s) outside a captioned figure")
+            page.close()
+            phone = browser.new_page(viewport={"width": 390, "height": 844})
+            for path in paths:
+                phone.goto(path.as_uri(), wait_until="load")
+                name = str(path.relative_to(html_dir))
+                for t in phone.evaluate(TABLE_WIDTHS_JS):
+                    if t["width"] > t["parent"] + 1 and not (t["scrolls"] and t["box"] <= t["column"] + 1):
+                        wide_tables[390].append(
+                            f"{name}: {t['width']:.0f} > {t['parent']} px and not in a scroll box "
+                            f"within the column: {t['head']!r}")
+                sideways = phone.evaluate("[document.scrollingElement.scrollWidth, window.innerWidth]")
+                if sideways[0] > sideways[1]:
+                    wide_tables[390].append(f"{name}: the page is {sideways[0]} px wide in {sideways[1]}")
+            phone.close()
         finally:
             browser.close()
-    return {"wide_code": wide_code, "uncaptioned": uncaptioned, "figures": figures}
+    return {"wide_code": wide_code, "uncaptioned": uncaptioned, "figures": figures,
+            "wide_tables": wide_tables, "tables": tables}
 
 
 @pytest.mark.browser
 def test_no_code_block_wider_than_its_column(layout):
     assert not layout["wide_code"], "\n".join(layout["wide_code"])
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [1280, 390])
+def test_no_table_wider_than_its_column(layout, width):
+    """At 1280 px every table fits its column (chapter 8's gains tables were 1,010 and
+    1,053 px wide in 688); at 390 px a wider table scrolls inside its own box and no page
+    scrolls sideways."""
+    assert layout["tables"] > 100
+    assert not layout["wide_tables"][width], "\n".join(layout["wide_tables"][width])
 
 
 @pytest.mark.browser
