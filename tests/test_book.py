@@ -519,3 +519,26 @@ def test_every_glossary_term_is_indexed_in_the_chapter_that_teaches_it(html_dir)
         docs = sorted(docnames[hit[0]] for hit in index["indexentries"][term.lower()])
         assert docs == sorted(["book/glossary", chapter]), (term, docs)
     assert docnames.index("notebooks/08_gain_lift_ks") in index["titleterms"]["ks"]
+
+
+def test_an_incremental_build_keeps_every_search_entry(html_dir, tmp_path):
+    """Sphinx 7.4 writes into searchindex.js the index entries of the pages it rebuilt
+    only (sphinx-doc/sphinx issue 12599); search_ranking.py sets every page's. A second
+    build over a copy of the first that writes one page again (as `make book` does after
+    an edit) keeps them all."""
+    first = html_dir.parents[1]  # <out>/_build/html
+    again = tmp_path / "again"
+    shutil.copytree(first, again)
+    # One page to write again, none to read again: Sphinx rewrites the search index.
+    (again / "_build" / "html" / "notebooks" / "08_gain_lift_ks.html").unlink()
+    proc = subprocess.run(
+        [str(JUPYTER_BOOK), "build", str(ROOT), "--builder", "html", "--path-output", str(again),
+         "-W", "-n", "--keep-going"],
+        capture_output=True, text=True, timeout=900,
+    )
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert "0 changed" in proc.stdout  # incremental: nothing was read again
+    before = _search_index(html_dir)["indexentries"]
+    assert len(before) >= 60
+    assert _search_index(again / "_build" / "html")["indexentries"] == before
+

@@ -11,14 +11,19 @@ first for every term, and the chapters after it in alphabetical order of their t
 What this extension does, without taking anything from the glossary:
 
 * Every glossary entry ends with "Taught in {doc}`chapter N <...>`". The first chapter
-  named there gets the same index entry as the glossary term, for the search only (the
-  entry is added to the chapter's resolved doctree, which Sphinx's search indexer reads;
-  the general index, built while reading, is unchanged and no page shows anything new).
-  The search scorer (``search_scorer.js``) adds 2 to a chapter, so the teaching chapter
-  ranks just above the glossary, which keeps its own score.
+  named there gets the same index entry as the glossary term, in the search index only
+  (the general index and the pages are unchanged). The search scorer
+  (``search_scorer.js``) adds 2 to a chapter, so the teaching chapter ranks just above
+  the glossary, which keeps its own score.
 * Words of one or two letters ("KS", "PR") are indexed as written. Sphinx's Python
   stemmer turns "ks" into "k", but the stemmer in the browser leaves words shorter than
   three letters alone and looks for "ks": a search for KS found nothing.
+* The index entries of every page are written on every build. Sphinx 7.4 writes into
+  ``searchindex.js`` only the entries of the pages it rewrote (sphinx-doc/sphinx issue
+  12599): after ``make book`` had rebuilt one edited chapter, the glossary's terms were
+  gone from the search. Just before the index is written, each page's entries are set
+  from what Sphinx collected while reading it (its index domain), plus the entries above,
+  split as Sphinx's own ``IndexBuilder.feed`` splits them.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.search.en import SearchEnglish
 from sphinx.util import docname_join
+from sphinx.util.index_entries import split_index_msg
 
 TAUGHT_IN = "Taught in"
 
@@ -75,25 +81,45 @@ def glossary_entries_by_chapter(env) -> dict[str, list[tuple]]:
     return by_chapter
 
 
+def search_entries(entries) -> list[tuple[str, str, str]]:
+    """The (entry, anchor, main) triples Sphinx's ``IndexBuilder.feed`` makes of a page's
+    index entries (the same splitting of "pair", "see", ... entries)."""
+    found: set[tuple[str, str, str]] = set()
+    for entry_type, value, target_id, main, _key in entries:
+        try:
+            result = split_index_msg(entry_type, value)
+        except ValueError:
+            continue
+        target_id = target_id or ""
+        if entry_type in {"see", "seealso"}:
+            found.add((result[0], target_id, main))
+        found |= {(x, target_id, main) for x in result}
+    return sorted(found)
+
+
 def collect(app, env):
-    """Keep the entries on the environment; a chapter whose entries changed since the
-    last build is written again, so that an incremental build reindexes it."""
-    before = getattr(env, "search_terms_by_chapter", {})
-    after = glossary_entries_by_chapter(env)
-    env.search_terms_by_chapter = after
-    return sorted(d for d in set(before) | set(after) if before.get(d) != after.get(d))
+    app.builder.search_terms_by_chapter = glossary_entries_by_chapter(env)
 
 
-def add_entries(app, doctree, docname):
-    if getattr(app.builder, "indexer", None) is None:
-        return  # only the HTML builders have a search index
-    entries = getattr(app.env, "search_terms_by_chapter", {}).get(docname)
-    if entries:
-        doctree.append(addnodes.index(entries=entries))
+def set_index_entries(app):
+    """Before the search index is written (html-collect-pages comes first): the index
+    entries of every indexed page, rewritten in this build or not."""
+    indexer = getattr(app.builder, "indexer", None)
+    if indexer is None:
+        return []  # a builder without a search index
+    collected = app.env.get_domain("index").entries
+    extra = getattr(app.builder, "search_terms_by_chapter", {})
+    entries = {  # the pages in the index (those with a title), in one order every build
+        docname: search_entries([*collected.get(docname, []), *extra.get(docname, [])])
+        for docname in sorted(indexer._titles)
+    }
+    indexer._index_entries.clear()
+    indexer._index_entries.update(entries)
+    return []
 
 
 def setup(app):
     app.add_search_language(SearchEnglishShortWords)
     app.connect("env-updated", collect)
-    app.connect("doctree-resolved", add_entries)
+    app.connect("html-collect-pages", set_index_entries)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
