@@ -10,24 +10,21 @@
 // * the back matter (errata, bibliography, index), which mentions every topic of the
 //   book, ranks below the chapters that teach it.
 var Scorer = {
-  _titleWords: function (text) {
+  // Words as searchtools looks them up: lower case, stemmed; for the query, without
+  // stopwords and numbers (searchtools' _parseQuery).
+  _words: function (text, isQuery) {
     var stemmer = new Stemmer();
-    return splitQuery(text.toLowerCase()).map(function (w) { return stemmer.stemWord(w); });
-  },
-  // The words of the query as searchtools looks them up (stemmed, without stopwords).
-  _queryWords: function () {
-    var query = new URLSearchParams(window.location.search).get("q") || "";
-    return Scorer._titleWords(query).filter(function (w) {
-      return stopwords.indexOf(w) === -1 && !/^\d+$/.test(w);
-    });
+    return splitQuery(text.toLowerCase()).filter(function (w) {
+      return !isQuery || (stopwords.indexOf(w) === -1 && !/^\d+$/.test(w));
+    }).map(function (w) { return stemmer.stemWord(w); });
   },
   score: function (result) {
     var docname = result[0], title = result[1], anchor = result[2], score = result[4];
     if (/^(book\/(errata|bibliography)|genindex)$/.test(docname)) return score - 20;
     if (anchor) return score;
     if (/^notebooks\//.test(docname)) score += 2;
-    var query = Scorer._queryWords();
-    var words = Scorer._titleWords(title);
+    var query = Scorer._words(new URLSearchParams(window.location.search).get("q") || "", true);
+    var words = Scorer._words(title, false);
     if (query.length && query.every(function (w) { return words.indexOf(w) !== -1; })) score += 3;
     return score;
   },
