@@ -430,7 +430,7 @@ def served_book(html_dir):
         server.server_close()
 
 
-# Ten terms and the chapter that teaches each, after the syllabus (SYLLABUS.md in the
+# Terms and the chapter that teaches each, after the syllabus (SYLLABUS.md in the
 # project's shared folder): lift, KS and the gains table are chapter 8 ("Gain, lift, KS
 # and the gains table"); the ROC convex hull is "taught in Part II", in chapter 2; Gini
 # is chapter 5 (economics) before chapter 6 (machine learning); PR curves chapter 7;
@@ -448,6 +448,8 @@ SEARCH_TERMS = {
     "H-measure": ("notebooks/17_partial_auc_h_measure", "term-H-measure"),
     "partial AUC": ("notebooks/17_partial_auc_h_measure", "term-Partial-AUC-pAUC"),
     "gains table": ("notebooks/08_gain_lift_ks", "term-Gains-table"),
+    # and a term's other name, as short as "KS": MCC is chapter 1's (Part I)
+    "MCC": ("notebooks/01_threshold_metrics", "term-Matthews-correlation-coefficient-MCC"),
 }
 
 
@@ -507,17 +509,25 @@ def _search_index(html_dir: Path) -> dict:
 
 def test_every_glossary_term_is_indexed_in_the_chapter_that_teaches_it(html_dir):
     """book/_ext/search_ranking.py: the glossary keeps its index entry for every term, and
-    the first chapter its "Taught in" names gets the same entry (for the search only);
-    short words such as "KS" are indexed as the browser looks them up."""
+    the first chapter its "Taught in" names gets the same entry (for the search only),
+    both under each of the term's names too; short words such as "KS" are indexed as the
+    browser looks them up."""
+    sys.path.insert(0, str(ROOT / "book" / "_ext"))
+    from search_ranking import term_names
+
     index = _search_index(html_dir)
     docnames = index["docnames"]
     glossary = (ROOT / "book" / "glossary.md").read_text(encoding="utf-8")
     taught = dict(re.findall(r"^(\S.*)\n(?:  .*\n)*?  Taught in \{doc\}`[^<`]*<\.\./([^>]+)>`",
                              glossary, flags=re.M))
     assert len(taught) >= 60
+    names = 0
     for term, chapter in taught.items():
-        docs = sorted(docnames[hit[0]] for hit in index["indexentries"][term.lower()])
-        assert docs == sorted(["book/glossary", chapter]), (term, docs)
+        for name in [term, *term_names(term)]:
+            docs = sorted(docnames[hit[0]] for hit in index["indexentries"][name.lower()])
+            assert docs == sorted(["book/glossary", chapter]), (name, docs)
+            names += 1
+    assert names > len(taught) + 40  # "Recall, TPR, sensitivity": three more names
     assert docnames.index("notebooks/08_gain_lift_ks") in index["titleterms"]["ks"]
 
 

@@ -15,6 +15,10 @@ What this extension does, without taking anything from the glossary:
   (the general index and the pages are unchanged). The search scorer
   (``search_scorer.js``) adds 2 to a chapter, so the teaching chapter ranks just above
   the glossary, which keeps its own score.
+* A term with several names ("Recall, TPR, sensitivity", "Matthews correlation
+  coefficient (MCC)") is indexed under each name too, for the glossary and for its
+  chapter: Sphinx matches an entry only when the query is at least half of it, so "MCC"
+  did not find the term.
 * Words of one or two letters ("KS", "PR") are indexed as written. Sphinx's Python
   stemmer turns "ks" into "k", but the stemmer in the browser leaves words shorter than
   three letters alone and looks for "ks": a search for KS found nothing.
@@ -27,6 +31,8 @@ What this extension does, without taking anything from the glossary:
 """
 
 from __future__ import annotations
+
+import re
 
 from docutils import nodes
 from sphinx import addnodes
@@ -57,13 +63,30 @@ def teaching_chapter(definition: nodes.Node, glossary_doc: str) -> str | None:
     return None
 
 
-def glossary_entries_by_chapter(env) -> dict[str, list[tuple]]:
-    """{chapter docname: the index entries of the glossary terms it teaches first}."""
+def term_names(term: str) -> list[str]:
+    """The other names of a glossary term: the parts between its commas, and a short
+    abbreviation in brackets with the words before it.
+
+    >>> term_names("Recall, TPR, sensitivity"), term_names("Partial AUC (pAUC)")
+    (['Recall', 'TPR', 'sensitivity'], ['Partial AUC', 'pAUC'])
+    >>> term_names("Lorenz curve (economics)"), term_names("Lift")
+    ([], [])
+    """
+    names = []
+    for part in re.split(r",\s*", term):
+        abbreviated = re.fullmatch(r"(.+?)\s*\(([A-Za-z]{1,5})\)", part)
+        names += list(abbreviated.groups()) if abbreviated else [part]
+    return [name for name in dict.fromkeys(names) if name != term]
+
+
+def glossary_entries(env) -> dict[str, list[tuple]]:
+    """{docname: the search-only index entries of the page}: each glossary term's other
+    names for the glossary, and all its names for the chapter that teaches it first."""
     glossary_docs = sorted({
         docname for (kind, _name), (docname, _id) in env.get_domain("std").objects.items()
         if kind == "term"
     })
-    by_chapter: dict[str, list[tuple]] = {}
+    by_doc: dict[str, list[tuple]] = {}
     for glossary_doc in glossary_docs:
         doctree = env.get_doctree(glossary_doc)
         for glossary in doctree.findall(addnodes.glossary):
@@ -74,11 +97,14 @@ def glossary_entries_by_chapter(env) -> dict[str, list[tuple]]:
                     continue
                 for term in item.findall(nodes.term):
                     for index in term.findall(addnodes.index):
-                        for entry_type, value, _target, _main, key in index["entries"]:
+                        for entry_type, value, target, _main, key in index["entries"]:
+                            others = term_names(value)
+                            by_doc.setdefault(glossary_doc, []).extend(
+                                (entry_type, name, target, "main", key) for name in others)
                             # target "": the hit opens the chapter at its top
-                            by_chapter.setdefault(chapter, []).append(
-                                (entry_type, value, "", "main", key))
-    return by_chapter
+                            by_doc.setdefault(chapter, []).extend(
+                                (entry_type, name, "", "main", key) for name in [value, *others])
+    return by_doc
 
 
 def search_entries(entries) -> list[tuple[str, str, str]]:
@@ -98,7 +124,7 @@ def search_entries(entries) -> list[tuple[str, str, str]]:
 
 
 def collect(app, env):
-    app.builder.search_terms_by_chapter = glossary_entries_by_chapter(env)
+    app.builder.search_only_entries = glossary_entries(env)
 
 
 def set_index_entries(app):
@@ -108,7 +134,7 @@ def set_index_entries(app):
     if indexer is None:
         return []  # a builder without a search index
     collected = app.env.get_domain("index").entries
-    extra = getattr(app.builder, "search_terms_by_chapter", {})
+    extra = getattr(app.builder, "search_only_entries", {})
     entries = {  # the pages in the index (those with a title), in one order every build
         docname: search_entries([*collected.get(docname, []), *extra.get(docname, [])])
         for docname in sorted(indexer._titles)
