@@ -1,0 +1,420 @@
+"""Chapter 2 exercises: the ROC curve as a walk on a grid.
+
+The value exercises on Table 1 have per-student variants on tables drawn like it (seven
+objects, three positives, one tie across the classes, see :mod:`course_key._variants`);
+the question whether a node next to the path is reachable keeps the book's table (its
+answer, no, cannot change).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from course_lib import randomized_roc_point, roc_auc, roc_curve, roc_point
+from course_lib.exercises._core import (
+    Exercise,
+    FunctionSpec,
+    Mistake,
+    PredicateChecker,
+    Reject,
+    as_points,
+    describe,
+    exact,
+    function_exercise,
+    parts,
+    same_number,
+    same_points,
+    value_exercise,
+    with_variants,
+    with_whole_mistakes,
+    yes_no,
+)
+
+from . import _cases
+from ._hints import HINTS, auc_mistakes, keep_distinct
+from ._variants import (
+    book_or_table_text,
+    cross_tie,
+    decimal_text,
+    draw_table,
+    ids_text,
+    parse_ratio,
+    points_text,
+    small_number_word,
+)
+from .ch03 import TABLE1, TABLE1_TEXT
+
+
+def _text(data: dict) -> str:
+    return book_or_table_text(data, TABLE1, TABLE1_TEXT)
+
+
+def _exact_curve(y: Any, b: Any) -> list[tuple[Fraction, Fraction]]:
+    c = roc_curve(y, b)
+    return [(Fraction(f).limit_denominator(1000), Fraction(t).limit_denominator(1000))
+            for f, t in zip(c.fpr, c.tpr)]
+
+
+def _whole_mistakes(right: tuple, mistakes: list[tuple[tuple, str]]) -> list[tuple[tuple, str]]:
+    """Drop whole-answer mistakes equal to the right answer or to an earlier one."""
+    out: list[tuple[tuple, str]] = []
+    seen = [tuple(right)]
+    for value, hint in mistakes:
+        if tuple(value) not in seen:
+            seen.append(tuple(value))
+            out.append((value, hint))
+    return out
+
+
+def _plain(point: tuple) -> tuple:
+    """A point with its whole coordinates as ints, as the book writes them: (1, 1/2)."""
+    return tuple(int(v) if Fraction(v).denominator == 1 else v for v in point)
+
+
+def _count_text(k: int, total: int, word: str) -> str:
+    if k == total:
+        return f"all {total} {word}s"
+    if k == 0:
+        return f"none of the {total} {word}s"
+    return f"{k} of the {total} {word}s"
+
+
+def _roc_point_table(data: dict) -> Exercise:
+    y, b, theta = data["y"], data["b"], data["theta"]
+    fpr, tpr = roc_point(y, b, theta)
+    strict = (Fraction(sum(s > theta for s, v in zip(b, y) if v == 0), len(y) - sum(y)),
+              Fraction(sum(s > theta for s, v in zip(b, y) if v == 1), sum(y)))
+    called = sorted((i for i in range(len(y)) if b[i] >= theta), key=lambda i: (-b[i], i))
+    tp = sum(y[i] for i in called)
+    m1 = sum(y)
+    return value_exercise(
+        id="roc-point-table1", chapter=2, title="The ROC point of one threshold",
+        question=f"""
+{_text(data)}
+The rule calls an object positive when $b \\ge \\theta$. Give the point
+$(\\mathrm{{FPR}}, \\mathrm{{TPR}})$ of the threshold $\\theta = {theta}$ as a tuple of two
+exact numbers.
+""",
+        answer_name="point_02",
+        solution_code=f"point_02 = cl.roc_point({list(y)},\n"
+                      f"                        {list(b)}, {theta})",
+        solution=(fpr, tpr),
+        checker=with_whole_mistakes(
+            parts(fpr=exact(fpr), tpr=exact(tpr)),
+            *_whole_mistakes((fpr, tpr), [(_plain((tpr, fpr)), HINTS["swapped"]),
+                                          (_plain(strict), HINTS["strict_threshold"])])),
+        worked=f"At b >= {theta} the objects {ids_text([i + 1 for i in called], last=', ')} "
+               f"are called positive: {_count_text(tp, m1, 'positive')} and "
+               f"{_count_text(len(called) - tp, len(y) - m1, 'negative')}, so ({fpr}, {tpr}).",
+    )
+
+
+def _draw_tie_threshold(rng: np.random.Generator) -> dict:
+    """A table like Table 1 and, as in the book, the threshold at its tied score (not
+    the lowest score, whose point would be (1, 1))."""
+    while True:
+        table = draw_table(rng)
+        score = cross_tie(table)[2]
+        if score > min(table["b"]):
+            return {**table, "theta": score}
+
+
+def _split_curves(y: Any, b: Any) -> list[list[tuple[Fraction, Fraction]]]:
+    """The walks that split the tied pair: its positive first, then its negative first."""
+    pos, neg, _ = cross_tie({"y": y, "b": b})
+    out = []
+    for first in (pos, neg):
+        nudged = list(b)
+        nudged[first] = round(b[first] + 0.01, 3)
+        out.append(_exact_curve(y, nudged))
+    return out
+
+
+def _walk_text(y: Any, b: Any) -> str:
+    """The walk from the highest score down, runs of single objects of one class merged:
+    "Scores 0.6 (positive): up; ... 0.1 and 0.0 (negatives): right, right."."""
+    groups = []
+    for s in sorted(set(b), reverse=True):
+        pos = sum(1 for v, t in zip(y, b) if t == s and v == 1)
+        neg = sum(1 for v, t in zip(y, b) if t == s and v == 0)
+        groups.append((s, pos, neg))
+    runs: list[list[tuple]] = []
+    for g in groups:
+        single = g[1] + g[2] == 1
+        if (runs and single and runs[-1][-1][1] + runs[-1][-1][2] == 1
+                and runs[-1][-1][1] == g[1]):
+            runs[-1].append(g)
+        else:
+            runs.append([g])
+    items = []
+    for run in runs:
+        s, pos, neg = run[0]
+        scores = ids_text([g[0] for g in run])
+        if pos and neg:
+            kind = ("one of each" if (pos, neg) == (1, 1) else
+                    f"{pos} positive{'s' * (pos > 1)} and {neg} negative{'s' * (neg > 1)}")
+            items.append(f"{scores} ({kind}): diagonal")
+            continue
+        word = "positive" if pos else "negative"
+        count = pos + neg
+        if len(run) > 1:
+            kind = f"{word}s"
+        else:
+            kind = word if count == 1 else f"{small_number_word(count)} {word}s"
+        move = ", ".join(["up" if pos else "right"] * len(run))
+        items.append(f"{scores} ({kind}): {move}")
+    return "Scores " + "; ".join(items) + "."
+
+
+def _roc_vertices(data: dict) -> Exercise:
+    y, b = data["y"], data["b"]
+    vertices = _exact_curve(y, b)
+    ascending = _exact_curve(y, [-v for v in b])
+    split = _split_curves(y, b)
+    pos, neg, _ = cross_tie(data)
+
+    def judge(answer: Any) -> str | None:
+        try:
+            pts = as_points(answer)
+        except Reject as exc:
+            return str(exc)
+        if same_points(pts, vertices):
+            return None
+        if same_points([(q, p) for p, q in pts], vertices):
+            return HINTS["swapped"]
+        if same_points(pts, ascending) or same_points(pts[::-1], vertices):
+            return ("The walk goes from the highest score down (descending order), "
+                    "starting at (0, 0).")
+        if any(same_points(pts, c) for c in split):
+            return (HINTS["ties_split"] + f" The tied objects {pos + 1} and {neg + 1} form "
+                    "one diagonal step.")
+        if pts and not same_points(pts[:1], [(0, 0)]):
+            return "The curve starts at (0, 0): nothing is called positive."
+        return (f"{describe(answer)} are not the vertices: list the node reached after each "
+                "group of equal scores, from (0, 0) to (1, 1).")
+
+    return value_exercise(
+        id="roc-vertices-table1", chapter=2, title="The vertices of the ROC curve",
+        question=f"""
+{_text(data)}
+List the vertices of the ROC curve, from $(0, 0)$ to $(1, 1)$, as a list of
+$(\\mathrm{{FPR}}, \\mathrm{{TPR}})$ pairs: one node per group of equal scores, taken
+from the highest score down.
+""",
+        answer_name="roc_vertices",
+        solution_code=f"curve = cl.roc_curve({list(y)},\n"
+                      f"                     {list(b)})\n"
+                      "roc_vertices = list(zip(curve.fpr.tolist(), curve.tpr.tolist()))",
+        solution=vertices,
+        checker=PredicateChecker(
+            judge, success=f"correct: the {small_number_word(len(vertices))} vertices"),
+        worked=_walk_text(y, b),
+    )
+
+
+def _auc_moved(data: dict) -> Exercise:
+    y, b, to = data["y"], data["b"], data["to"]
+    pos, neg, score = cross_tie(data)
+    if not 0 < abs(to - score) < 0.1 or to < 0:
+        raise ValueError("the tied positive moves by less than one step of the grid")
+    moved = list(b)
+    moved[pos] = to
+    before = roc_auc(y, b, exact=True)
+    after = roc_auc(y, moved, exact=True)
+    up = to > score
+    half_pair = Fraction(1, 2 * sum(y) * (len(y) - sum(y)))
+    return value_exercise(
+        id="auc-moved-object5", chapter=2, title="Move one object",
+        question=f"""
+{_text(data)}
+Move object {pos + 1} (a positive) from the score {score} to {to}. What is the new ROC AUC
+(exactly)?
+""",
+        answer_name="auc_moved",
+        solution_code=f"auc_moved = cl.roc_auc({list(y)},\n"
+                      f"                       {moved}, exact=True)",
+        solution=after,
+        checker=exact(after, mistakes=keep_distinct(after, [
+            Mistake(before, f"The tie between objects {pos + 1} and {neg + 1} is broken, so "
+                            f"that pair now counts {1 if up else 0} instead of 1/2: the value "
+                            "changes.")]
+            + list(auc_mistakes(y, moved)))),
+        worked=f"The tied pair ({pos + 1}, {neg + 1}) becomes "
+               f"{'correctly' if up else 'wrongly'} ordered: {before} "
+               f"{'+' if up else '-'} {half_pair} = {after}.",
+    )
+
+
+def _draw_moved(rng: np.random.Generator) -> dict:
+    """A table like Table 1 whose tied positive moves up or down by half a step of the
+    grid (breaking the tie, crossing no other score)."""
+    table = draw_table(rng)
+    score = cross_tie(table)[2]
+    down = score > 0 and rng.random() < 0.5
+    return {**table, "to": round(score - 0.05 if down else score + 0.05, 2)}
+
+
+def _roc_point_reference(y_true, y_score, threshold):
+    try:
+        fpr, tpr = roc_point(y_true, y_score, threshold)
+    except ValueError:
+        return float("nan")
+    return (float(fpr), float(tpr))
+
+
+def _roc_point_strict(y_true, y_score, threshold):
+    pos = [s for s, y in zip(y_score, y_true) if y]
+    neg = [s for s, y in zip(y_score, y_true) if not y]
+    if not pos or not neg:
+        return float("nan")
+    return (sum(s > threshold for s in neg) / len(neg), sum(s > threshold for s in pos) / len(pos))
+
+
+def _roc_point_swapped(y_true, y_score, threshold):
+    out = _roc_point_reference(y_true, y_score, threshold)
+    return out if isinstance(out, float) else (out[1], out[0])
+
+
+def _judge_pair(case: dict, expected: Any, given: Any) -> str | None:
+    if isinstance(expected, float) and math.isnan(expected):
+        if isinstance(given, dict) and "__error__" in given:
+            return None
+        try:
+            if all(math.isnan(float(v)) for v in (given if isinstance(given, (list, tuple))
+                                                     else [given])):
+                return None
+        except (TypeError, ValueError):
+            pass
+        return f"expected nan (one class is missing) or an error, got {describe(given)}"
+    if isinstance(given, dict) and "__error__" in given:
+        return f"raised {given['__error__']}"
+    try:
+        pts = as_points([given])
+    except Reject as exc:
+        return str(exc)
+    if same_number(float(pts[0][0]), expected[0], 1e-9) and same_number(
+            float(pts[0][1]), expected[1], 1e-9):
+        return None
+    return f"expected {describe(expected)}, got {describe(given)}"
+
+
+def _point_cases(seed: int) -> list[dict]:
+    out = []
+    for i, case in enumerate(_cases.binary_cases(seed)):
+        scores = sorted(set(case["y_score"]))
+        out.append({**case, "threshold": scores[i % len(scores)]})
+    return out
+
+
+def _mixed_thresholds(data: dict) -> Exercise:
+    y, b = data["y"], data["b"]
+    theta_a, theta_b = data["theta_a"], data["theta_b"]
+    qp, qq = parse_ratio(data["q"])
+    q = Fraction(qp, qq)
+    if not 0 < q < 1 or q == Fraction(1, 2) or theta_a == theta_b:
+        raise ValueError("two thresholds and a probability in (0, 1) other than 1/2")
+    point = randomized_roc_point(y, b, theta_a, theta_b, q=q)
+    swapped_q = randomized_roc_point(y, b, theta_a, theta_b, q=1 - q)
+    a, bb = roc_point(y, b, theta_a), roc_point(y, b, theta_b)
+    # the node of the mixed threshold q theta_a + (1 - q) theta_b (mixing the thresholds
+    # instead of the points)
+    t = q * Fraction(str(theta_a)) + (1 - q) * Fraction(str(theta_b))
+    m1, m0 = sum(y), len(y) - sum(y)
+    node = (Fraction(sum(Fraction(str(s)) >= t for s, v in zip(b, y) if v == 0), m0),
+            Fraction(sum(Fraction(str(s)) >= t for s, v in zip(b, y) if v == 1), m1))
+    on_segment = (node[0] - a[0]) * (bb[1] - a[1]) == (node[1] - a[1]) * (bb[0] - a[0])
+    if node in (a, bb):
+        same = theta_a if node == a else theta_b
+        node_hint = (f"That is the node of threshold {decimal_text(t)} (the node of "
+                     f"{same} too): mix the two points, not the thresholds.")
+    else:
+        node_hint = (f"That is the node of threshold {decimal_text(t)}, "
+                     + ("on the segment but not the expected point." if on_segment else
+                        "not the expected point: mix the two points, not the thresholds."))
+    return value_exercise(
+        id="roc-mixed-thresholds", chapter=2, title="Mixing two thresholds",
+        question=f"""
+{_text(data)}
+For each object independently, a rule uses the threshold $\\theta = {theta_a}$ with
+probability ${q}$ and the threshold $\\theta = {theta_b}$ otherwise. Give its expected point
+$(\\mathrm{{FPR}}, \\mathrm{{TPR}})$ as a tuple of two exact numbers.
+""",
+        answer_name="mix_point",
+        solution_code="mix_point = cl.randomized_roc_point(\n"
+                      f"    {list(y)}, {list(b)},\n"
+                      f"    {theta_a}, {theta_b}, q=Fraction({qp}, {qq}))",
+        solution=point,
+        checker=with_whole_mistakes(
+            parts(fpr=exact(point[0]), tpr=exact(point[1])),
+            *_whole_mistakes(point, [
+                ((point[1], point[0]), HINTS["swapped"]),
+                (swapped_q, f"The probability {q} belongs to the threshold {theta_a}: the "
+                            f"point is {q} A + {1 - q} B, nearer to "
+                            f"{'B' if q < Fraction(1, 2) else 'A'}."),
+                (node, node_hint)])),
+        worked=f"A = {points_text([a])} for {theta_a}, B = {points_text([bb])} for "
+               f"{theta_b}: {q} A + {1 - q} B = {points_text([point])}.",
+    )
+
+
+def _draw_mixed(rng: np.random.Generator) -> dict:
+    """A table like Table 1, two of its scores (not the lowest) as the thresholds, the
+    first used with a probability in fourths or fifths (so that the mixed threshold of
+    the typical mistake is a short decimal), not 1/2."""
+    table = draw_table(rng)
+    levels = sorted(set(table["b"]))[1:]
+    ta, tb = (float(v) for v in rng.choice(levels, size=2, replace=False))
+    q = str(rng.choice(["1/4", "3/4", "1/5", "2/5", "3/5", "4/5"]))
+    return {**table, "theta_a": ta, "theta_b": tb, "q": q}
+
+
+EXERCISES = [
+    with_variants(_roc_point_table, {**TABLE1, "theta": 0.2}, _draw_tie_threshold),
+    with_variants(_roc_vertices, TABLE1, draw_table),
+    with_variants(_auc_moved, {**TABLE1, "to": 0.25}, _draw_moved),
+    value_exercise(
+        id="roc-node-reachable", chapter=2, title="A node next to the path",
+        question=f"""
+{TABLE1_TEXT}
+Can any threshold give the grid node $(\\mathrm{{FPR}}, \\mathrm{{TPR}}) = (1/2, 2/3)$?
+Answer `True` (yes) or `False` (no).
+""",
+        answer_name="node_reachable",
+        solution_code="node_reachable = False",
+        solution=False,
+        checker=yes_no(False, hint="A threshold cannot separate two objects with equal "
+                                   "scores: it reaches only nodes on the path."),
+        worked="No: it would need object 3 called positive and object 5 not, but their "
+               "scores are equal.",
+    ),
+    function_exercise(
+        id="roc-point-function", chapter=2, title="Write the ROC point of a threshold",
+        question="""
+Write `roc_point(y_true, y_score, threshold)` returning the pair `(fpr, tpr)` (two
+floats) of the rule "positive when `score >= threshold`". When a class is missing
+return `float("nan")` (or raise a `ValueError`).
+""",
+        answer_name="roc_point_answer",
+        solution_code='''
+def roc_point_answer(y_true, y_score, threshold):
+    y = np.asarray(y_true, dtype=bool)
+    called = np.asarray(y_score, dtype=float) >= threshold
+    if y.all() or not y.any():
+        return float("nan")
+    return (float(called[~y].mean()), float(called[y].mean()))
+''',
+        spec=FunctionSpec(
+            reference=_roc_point_reference, cases=_point_cases, judge=_judge_pair,
+            wrong_versions=((_roc_point_strict, HINTS["strict_threshold"]),
+                            (_roc_point_swapped, HINTS["swapped"])),
+            signature="y_true, y_score, threshold"),
+        worked="FPR is the share of negatives at or above the threshold, TPR the share of "
+               "positives.",
+    ),
+    with_variants(_mixed_thresholds,
+                  {**TABLE1, "theta_a": 0.6, "theta_b": 0.2, "q": "1/4"}, _draw_mixed),
+]
