@@ -199,7 +199,7 @@ def test_make_lab_serves_rendered_chapters(tmp_path):
         write_student_copies([ROOT / "notebooks" / "02_roc_grid.ipynb"], lab_dir / "student")
         _check_rendering_in_chromium(
             [f"{base}/lab/tree/notebooks/02_roc_grid.ipynb?reset&token={token}",
-             f"{base}/lab/tree/student/02_roc_grid.ipynb?reset&token={token}"],
+             f"{base}/lab/tree/student/notebooks/02_roc_grid.ipynb?reset&token={token}"],
             [tmp_path / "lab_ch02.png", tmp_path / "student_ch02.png"])
         _check_explorer_without_running(f"{base}/lab/tree/book/explorer.ipynb?reset&token={token}",
                                         tmp_path / "lab_explorer.png")
