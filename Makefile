@@ -116,22 +116,43 @@ LAB_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 
 LAB_TOOLS := book/references.bib book/_ext/labcopy.py $(STAMP)
 
-# One run for every stale copy (all of them when the tool or the bibliography changed or
-# a copy is missing).
-$(LAB_DIR)/.copies: $(NOTEBOOKS) $(BOOK_NOTEBOOKS) $(LAB_TOOLS)
-	$(BIN)/python book/_ext/labcopy.py $(LAB_DIR) \
-	  $(if $(filter $(LAB_TOOLS),$?)$(filter-out $(wildcard $(LAB_COPIES)),$(LAB_COPIES)),$(NOTEBOOKS) $(BOOK_NOTEBOOKS),$(filter %.ipynb,$?))
+# The copies are trusted: Lab runs the scripts of their stored outputs, so the threshold
+# explorers (book/explorer.ipynb and the chapters) work as soon as a notebook is opened,
+# not only after it is run. The signatures and their key live with the copies, in
+# $(LAB_DIR)/.jupyter (hidden from Lab's file browser), not in the user's Jupyter data.
+LAB_TRUST  = $(LAB_DIR)/.jupyter/nbsignatures.db
+LAB_NOTARY = --NotebookNotary.db_file=$(LAB_TRUST) \
+  --NotebookNotary.secret_file=$(LAB_DIR)/.jupyter/notebook_secret
+
+# One run for every stale copy (all of them when the tool or the bibliography changed, a
+# copy is missing or the signatures are), each copy signed as it is written.
+LAB_STALE = $(if $(filter $(LAB_TOOLS) $(LAB_TRUST),$?)$(filter-out $(wildcard $(LAB_COPIES)),$(LAB_COPIES)),$(NOTEBOOKS) $(BOOK_NOTEBOOKS),$(filter %.ipynb,$?))
+$(LAB_DIR)/.copies: $(NOTEBOOKS) $(BOOK_NOTEBOOKS) $(LAB_TOOLS) $(LAB_TRUST)
+	$(BIN)/python book/_ext/labcopy.py $(LAB_DIR) $(LAB_STALE)
+	$(BIN)/jupyter trust --log-level=WARN $(LAB_NOTARY) $(addprefix $(LAB_DIR)/,$(LAB_STALE))
 	touch $@
+
+# jupyter trust creates the signature database; a missing one re-signs every copy.
+$(LAB_TRUST):
+	mkdir -p $(dir $@)
 
 lab-copies: $(LAB_DIR)/.copies
 
-# No news feed or update check: a classroom server may be offline.
+# No news feed or update check: a classroom server may be offline. The server's options
+# stop the fetching; the question "Would you like to get notified about official Jupyter
+# news?" is asked by Lab in the browser while its setting fetchNews is "none", so the
+# default of that setting becomes "false" (book/_ext/lab_config/labconfig/
+# default_setting_overrides.json, found through JUPYTER_CONFIG_PATH; a user's own
+# choice in Lab's settings still wins).
+LAB_CONFIG := $(CURDIR)/book/_ext/lab_config
 lab: lab-copies
-	$(if $(filter yes no,$(BROWSER)),env -u BROWSER) $(BIN)/jupyter lab \
+	env $(if $(filter yes no,$(BROWSER)),-u BROWSER) \
+	  JUPYTER_CONFIG_PATH=$(LAB_CONFIG)$(if $(JUPYTER_CONFIG_PATH),:$(JUPYTER_CONFIG_PATH)) \
+	  $(BIN)/jupyter lab \
 	  --notebook-dir=$(LAB_DIR) --ServerApp.ip=$(IP) --ServerApp.port=$(PORT) \
 	  --ServerApp.port_retries=0 $(if $(filter no,$(LAB_OPEN)),--no-browser) $(LAB_ROOT) \
 	  --LabApp.news_url=None --LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate \
-	  $(LAB_ARGS)
+	  $(LAB_NOTARY) $(LAB_ARGS)
 
 # The whole book as one PDF, offline: Sphinx's singlehtml page printed by Debian's Chromium
 # after MathJax has typeset it (book/_ext/print_pdf.py; needs `apt-get install chromium`).

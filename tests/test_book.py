@@ -211,13 +211,33 @@ def _chromium_or_skip():
     return CHROMIUM
 
 
+# Tables as a reader meets them: at desktop width a table fits its column; on a phone a
+# table wider than the column scrolls inside its own box (book.css), which must itself fit,
+# and no page scrolls sideways.
+TABLE_WIDTHS_JS = """
+Array.from(document.querySelectorAll('.bd-article table')).map(t => {
+  let box = t.parentElement;
+  while (box && !box.matches('.bd-article') && !['auto', 'scroll'].includes(getComputedStyle(box).overflowX))
+    box = box.parentElement;
+  const scrolls = box && !box.matches('.bd-article');
+  const column = document.querySelector('.bd-article').clientWidth;
+  return {width: t.getBoundingClientRect().width, parent: t.parentElement.clientWidth,
+          scrolls: scrolls, box: scrolls ? box.getBoundingClientRect().width : 0, column: column,
+          head: Array.from(t.querySelectorAll('thead tr:first-child th')).map(h => h.innerText.trim())
+                .filter(Boolean).slice(0, 6).join(' | ')};
+})"""
+
+
 @pytest.fixture(scope="session")
 def layout(html_dir):
-    """Every page at 1280 px: code blocks wider than their box, figures without caption."""
+    """Every page at 1280 px: code blocks wider than their box, figures without caption,
+    tables wider than their column; and at 390 px (a phone): tables that widen the page."""
     chromium = _chromium_or_skip()
     from playwright.sync_api import sync_playwright
 
     wide_code, uncaptioned, figures = [], [], 0
+    wide_tables: dict[int, list[str]] = {1280: [], 390: []}
+    tables = 0
     with sync_playwright() as pw:
         browser = pw.chromium.launch(
             executable_path=chromium,
@@ -226,10 +246,10 @@ def layout(html_dir):
                   "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost"],
         )
         try:
+            paths = [p for p in _pages(html_dir)
+                     if 'http-equiv="Refresh"' not in p.read_text(encoding="utf-8")]
             page = browser.new_page(viewport={"width": 1280, "height": 900})
-            for path in _pages(html_dir):
-                if 'http-equiv="Refresh"' in path.read_text(encoding="utf-8"):
-                    continue
+            for path in paths:
                 page.goto(path.as_uri(), wait_until="load")
                 name = str(path.relative_to(html_dir))
                 for width in page.evaluate(
@@ -242,6 +262,11 @@ def layout(html_dir):
                     ".slice(0, 70)])"
                 ):
                     wide_code.append(f"{name}: {width[0]} > {width[1]} px: {width[2]!r}")
+                for t in page.evaluate(TABLE_WIDTHS_JS):
+                    tables += 1
+                    if t["width"] > t["parent"] + 1:
+                        wide_tables[1280].append(
+                            f"{name}: {t['width']:.0f} > {t['parent']} px: {t['head']!r}")
                 counts = page.evaluate(
                     "[document.querySelectorAll('.bd-article figure').length,"
                     " document.querySelectorAll('.bd-article figure:not(:has(figcaption))').length,"
@@ -257,14 +282,39 @@ def layout(html_dir):
                 )
                 if bare:
                     uncaptioned.append(f"{name}: {bare} plot(s) outside a captioned figure")
+            page.close()
+            phone = browser.new_page(viewport={"width": 390, "height": 844})
+            for path in paths:
+                phone.goto(path.as_uri(), wait_until="load")
+                name = str(path.relative_to(html_dir))
+                for t in phone.evaluate(TABLE_WIDTHS_JS):
+                    if t["width"] > t["parent"] + 1 and not (t["scrolls"] and t["box"] <= t["column"] + 1):
+                        wide_tables[390].append(
+                            f"{name}: {t['width']:.0f} > {t['parent']} px and not in a scroll box "
+                            f"within the column: {t['head']!r}")
+                sideways = phone.evaluate("[document.scrollingElement.scrollWidth, window.innerWidth]")
+                if sideways[0] > sideways[1]:
+                    wide_tables[390].append(f"{name}: the page is {sideways[0]} px wide in {sideways[1]}")
+            phone.close()
         finally:
             browser.close()
-    return {"wide_code": wide_code, "uncaptioned": uncaptioned, "figures": figures}
+    return {"wide_code": wide_code, "uncaptioned": uncaptioned, "figures": figures,
+            "wide_tables": wide_tables, "tables": tables}
 
 
 @pytest.mark.browser
 def test_no_code_block_wider_than_its_column(layout):
     assert not layout["wide_code"], "\n".join(layout["wide_code"])
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [1280, 390])
+def test_no_table_wider_than_its_column(layout, width):
+    """At 1280 px every table fits its column (chapter 8's gains tables were 1,010 and
+    1,053 px wide in 688); at 390 px a wider table scrolls inside its own box and no page
+    scrolls sideways."""
+    assert layout["tables"] > 100
+    assert not layout["wide_tables"][width], "\n".join(layout["wide_tables"][width])
 
 
 @pytest.mark.browser
@@ -356,6 +406,150 @@ def test_threshold_explorers_follow_the_keyboard(html_dir):
         finally:
             browser.close()
     assert checked >= 10
+
+
+@pytest.fixture(scope="session")
+def served_book(html_dir):
+    """The built book on a local HTTP server (the search page fetches pages as a reader's
+    browser does): its address, http://localhost:PORT/."""
+    import functools
+    import http.server
+    import threading
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(
+        ("localhost", 0), functools.partial(Quiet, directory=str(html_dir)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://localhost:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+# Terms and the chapter that teaches each, after the syllabus (SYLLABUS.md in the
+# project's shared folder): lift, KS and the gains table are chapter 8 ("Gain, lift, KS
+# and the gains table"); the ROC convex hull is "taught in Part II", in chapter 2; Gini
+# is chapter 5 (economics) before chapter 6 (machine learning); PR curves chapter 7;
+# cost curves chapter 9; calibration, partial AUC and the H-measure are the chapters
+# "beyond the sources", 15 and 17. Where the query matches a glossary term as Sphinx
+# matches index entries (at least half of the term), the term stays right below.
+SEARCH_TERMS = {
+    "lift": ("notebooks/08_gain_lift_ks", "term-Lift"),
+    "ROC convex hull": ("notebooks/02_roc_grid", "term-ROC-convex-hull"),
+    "Gini": ("notebooks/05_gini_economics", None),
+    "KS": ("notebooks/08_gain_lift_ks", None),
+    "precision-recall": ("notebooks/07_pr_curves", "term-PR-curve-precision-recall-curve"),
+    "cost curve": ("notebooks/09_cost_curves", "term-Cost-curve"),
+    "calibration": ("notebooks/15_calibration", "term-Calibration"),
+    "H-measure": ("notebooks/17_partial_auc_h_measure", "term-H-measure"),
+    "partial AUC": ("notebooks/17_partial_auc_h_measure", "term-Partial-AUC-pAUC"),
+    "gains table": ("notebooks/08_gain_lift_ks", "term-Gains-table"),
+    # and a term's other name, as short as "KS": MCC is chapter 1's (Part I)
+    "MCC": ("notebooks/01_threshold_metrics", "term-Matthews-correlation-coefficient-MCC"),
+}
+
+
+@pytest.mark.browser
+def test_search_finds_the_teaching_chapter_first(served_book):
+    """Type each term into the search page (Sphinx's searchtools.js on the book's
+    searchindex.js, with the book's scorer); the first result must be the chapter that
+    teaches it, and the glossary's entry for the term must come right after it."""
+    chromium = _chromium_or_skip()
+    from playwright.sync_api import sync_playwright
+
+    problems = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=chromium,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run",
+                  "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost"],
+        )
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            errors: list[str] = []
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            for query, (chapter, glossary_term) in SEARCH_TERMS.items():
+                page.goto(served_book + "search.html", wait_until="load")
+                box = page.locator(".bd-search-container input[name='q']")
+                box.fill("")
+                box.type(query)
+                with page.expect_navigation():
+                    box.press("Enter")
+                # searchtools writes the summary after the last result
+                page.wait_for_function(
+                    "(document.querySelector('#search-results p.search-summary') || {})"
+                    ".innerText", timeout=30_000)
+                hrefs = page.evaluate(
+                    "Array.from(document.querySelectorAll('#search-results ul.search > li > a'))"
+                    ".map(a => a.getAttribute('href'))")
+                shown = [h.split("?")[0] for h in hrefs[:4]]
+                if not hrefs or hrefs[0].split("#")[0].split("?")[0] != f"{chapter}.html":
+                    problems.append(f"{query!r}: first results {shown}, expected {chapter}")
+                elif glossary_term and not (
+                        len(hrefs) > 1 and hrefs[1].split("?")[0] == f"book/glossary.html#{glossary_term}"):
+                    problems.append(f"{query!r}: the glossary's #{glossary_term} is not second: {shown}")
+            errors = [e for e in errors if "invalid theme mode" not in e]
+            assert not errors, errors
+        finally:
+            browser.close()
+    assert not problems, "\n".join(problems)
+
+
+def _search_index(html_dir: Path) -> dict:
+    text = (html_dir / "searchindex.js").read_text(encoding="utf-8")
+    return json.loads(text[text.index("(") + 1:text.rindex(")")])
+
+
+def test_every_glossary_term_is_indexed_in_the_chapter_that_teaches_it(html_dir):
+    """book/_ext/search_ranking.py: the glossary keeps its index entry for every term, and
+    the first chapter its "Taught in" names gets the same entry (for the search only),
+    both under each of the term's names too; short words such as "KS" are indexed as the
+    browser looks them up."""
+    sys.path.insert(0, str(ROOT / "book" / "_ext"))
+    from search_ranking import term_names
+
+    index = _search_index(html_dir)
+    docnames = index["docnames"]
+    glossary = (ROOT / "book" / "glossary.md").read_text(encoding="utf-8")
+    taught = dict(re.findall(r"^(\S.*)\n(?:  .*\n)*?  Taught in \{doc\}`[^<`]*<\.\./([^>]+)>`",
+                             glossary, flags=re.M))
+    assert len(taught) >= 60
+    names = 0
+    for term, chapter in taught.items():
+        for name in [term, *term_names(term)]:
+            docs = sorted(docnames[hit[0]] for hit in index["indexentries"][name.lower()])
+            assert docs == sorted(["book/glossary", chapter]), (name, docs)
+            names += 1
+    assert names > len(taught) + 40  # "Recall, TPR, sensitivity": three more names
+    assert docnames.index("notebooks/08_gain_lift_ks") in index["titleterms"]["ks"]
+
+
+def test_an_incremental_build_keeps_every_search_entry(html_dir, tmp_path):
+    """Sphinx 7.4 writes into searchindex.js the index entries of the pages it rebuilt
+    only (sphinx-doc/sphinx issue 12599); search_ranking.py sets every page's. A second
+    build over a copy of the first that writes one page again (as `make book` does after
+    an edit) keeps them all."""
+    first = html_dir.parents[1]  # <out>/_build/html
+    again = tmp_path / "again"
+    shutil.copytree(first, again)
+    # One page to write again, none to read again: Sphinx rewrites the search index.
+    (again / "_build" / "html" / "notebooks" / "08_gain_lift_ks.html").unlink()
+    proc = subprocess.run(
+        [str(JUPYTER_BOOK), "build", str(ROOT), "--builder", "html", "--path-output", str(again),
+         "-W", "-n", "--keep-going"],
+        capture_output=True, text=True, timeout=900,
+    )
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert "0 changed" in proc.stdout  # incremental: nothing was read again
+    before = _search_index(html_dir)["indexentries"]
+    assert len(before) >= 60
+    assert _search_index(again / "_build" / "html")["indexentries"] == before
 
 
 def test_copies_number_the_exercises_as_the_book(html_dir, tmp_path):

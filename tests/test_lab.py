@@ -4,7 +4,10 @@ book-only roles (glue, cite, doc) are replaced by what the book prints
 
 The fast tests check the replacement on small inputs against myst-nb's own semantics; the
 slow test starts the real ``make lab`` on a free local port, with no browser, into a
-temporary folder, and reads the chapters back through the server's contents API.
+temporary folder, and reads the chapters back through the server's contents API; in
+Chromium it checks a chapter's rendering, that the explorer page's threshold explorers
+work from the stored outputs before anything is run, and that Lab does not ask about the
+Jupyter news feed.
 """
 
 from __future__ import annotations
@@ -146,7 +149,11 @@ def test_make_lab_serves_rendered_chapters(tmp_path):
     lab_dir = tmp_path / "lab"
     proc = subprocess.Popen(
         ["make", "--no-print-directory", "lab", f"PORT={port}", "BROWSER=no",
-         f"LAB_DIR={lab_dir}", f"LAB_ARGS=--IdentityProvider.token={token}"],
+         f"LAB_DIR={lab_dir}",
+         # the user's own Lab settings (a "No" to the news question) must not hide the prompt
+         f"LAB_ARGS=--IdentityProvider.token={token} "
+         f"--LabApp.user_settings_dir={tmp_path / 'user-settings'} "
+         f"--LabApp.workspaces_dir={tmp_path / 'workspaces'}"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         start_new_session=True,
     )
@@ -192,8 +199,10 @@ def test_make_lab_serves_rendered_chapters(tmp_path):
         write_student_copies([ROOT / "notebooks" / "02_roc_grid.ipynb"], lab_dir / "student")
         _check_rendering_in_chromium(
             [f"{base}/lab/tree/notebooks/02_roc_grid.ipynb?reset&token={token}",
-             f"{base}/lab/tree/student/02_roc_grid.ipynb?reset&token={token}"],
+             f"{base}/lab/tree/student/notebooks/02_roc_grid.ipynb?reset&token={token}"],
             [tmp_path / "lab_ch02.png", tmp_path / "student_ch02.png"])
+        _check_explorer_without_running(f"{base}/lab/tree/book/explorer.ipynb?reset&token={token}",
+                                        tmp_path / "lab_explorer.png")
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         try:
@@ -245,6 +254,48 @@ def _check_rendering_in_chromium(urls: list[str], shots: list[Path]) -> None:
                     assert "Solution to" not in shown and "folded" not in shown
                 else:
                     assert "Solution to Exercise 2.1 (" in shown
+        finally:
+            browser.close()
+
+
+def _check_explorer_without_running(url: str, shot: Path) -> None:
+    """The explorer page, opened and not run: its two threshold explorers work from the
+    stored outputs (the copies are trusted, so their scripts run), not the text fallback;
+    and Lab does not ask about the Jupyter news feed (make lab: fetchNews is "false")."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run",
+                  "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1"],
+        )
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto(url)
+            page.wait_for_selector(".jp-OutputArea-output .threshold-explorer",
+                                   state="attached", timeout=120_000)
+            explorers = page.locator(".jp-OutputArea-output .threshold-explorer")
+            mounted = page.locator(".jp-OutputArea-output .threshold-explorer[data-mounted]")
+            try:
+                mounted.nth(1).wait_for(state="attached", timeout=30_000)
+            except Exception:
+                page.screenshot(path=str(shot))
+            assert explorers.count() == 2
+            assert mounted.count() == 2, "the explorers show only their text fallback"
+            assert not page.locator(".te-fallback").first.is_visible()
+            # Table 1's explorer answers the keyboard without a kernel run.
+            slider = mounted.first.locator("input.te-slider")
+            before = mounted.first.locator(".te-theta").inner_text()
+            slider.focus()
+            page.keyboard.press("Home")
+            assert mounted.first.locator(".te-theta").inner_text() != before
+            # The news question would have come with Lab's first notifications.
+            page.wait_for_timeout(5_000)
+            page.screenshot(path=str(shot))
+            toasts = page.locator(".Toastify__toast").all_inner_texts()
+            assert not [t for t in toasts if "news" in t.lower()], toasts
         finally:
             browser.close()
 
