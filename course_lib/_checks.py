@@ -8,11 +8,23 @@ Canonical forms
 ---------------
 * labels -> 1-D ``bool`` array (``True`` = positive class, label 1); every value must be
   the number 0 or 1 (or a bool), whatever the array's dtype (object arrays included);
-* scores -> 1-D ``float64`` array of finite values. Integer or long-double scores that
-  float64 cannot hold exactly (int64 beyond ``2**53``, say) would become ties; the
-  functions that only *rank* the scores keep them in their own dtype instead
-  (``on_inexact="keep"``), those that do arithmetic on them refuse them
-  (``on_inexact="raise"``);
+* scores -> ``float64`` array of finite values (1-D, or 2-D for one column per class).
+
+Score policy
+------------
+The exact order of the scores is kept. Integer or long-double scores that float64
+cannot hold exactly (int64 beyond ``2**53``, say) would become ties if cast, so:
+
+* every function that only *ranks* scores (binary, multi-class with
+  ``probabilities=False``, isotonic calibration, partial AUC, the H-measure, the
+  inference functions) validates them with ``on_inexact="keep"`` and sorts and
+  compares them in their own dtype (:func:`check_binary` does by default); its
+  thresholds are then Python ints, never rounded;
+* a function that must compute *with* the values (Platt scaling, the soft AUC)
+  refuses them with ``on_inexact="raise"``: a ValueError that says so;
+* probabilities (calibration curves, Brier score, log-loss, multi-class
+  probabilities) are values in [0, 1], checked as such, and converted;
+* in SQL (:mod:`course_lib.sql`) the score column keeps its type in the engine.
 * weights -> ``None`` or a 1-D ``float64`` array of finite, non-negative values.
 
 One-class policy
@@ -25,6 +37,7 @@ nothing to draw) or warns with :class:`UndefinedMetricWarning` and returns ``nan
 
 from __future__ import annotations
 
+import math
 import numbers
 import warnings
 from typing import Any, Literal, overload
@@ -45,6 +58,8 @@ __all__ = [
     "has_both_classes",
     "integer_weights",
     "scale_weights",
+    "check_threshold",
+    "at_or_above",
 ]
 
 
@@ -55,10 +70,12 @@ class UndefinedMetricWarning(UserWarning):
     """
 
 
-def _as_1d(values: Any, name: str) -> np.ndarray:
+def _as_1d(values: Any, name: str, ndim: int = 1) -> np.ndarray:
+    if values is None:
+        raise ValueError(f"{name} is None; expected an array of {ndim} dimension(s)")
     arr = np.asarray(values)
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be 1-D, got an array of shape {arr.shape}")
+    if arr.ndim != ndim:
+        raise ValueError(f"{name} must be {ndim}-D, got an array of shape {arr.shape}")
     if arr.size == 0:
         raise ValueError(f"{name} is empty")
     return arr
@@ -138,6 +155,7 @@ def check_scores(
     *,
     name: str = "y_score",
     on_inexact: Literal["convert", "keep", "raise"] = "convert",
+    ndim: int = 1,
 ) -> np.ndarray:
     """Return scores as a 1-D float64 array, rejecting NaN and infinite values.
 
@@ -154,6 +172,8 @@ def check_scores(
         computation anyway), ``"keep"`` returns the array in its own dtype (for
         functions that only sort and compare the scores, so they rank exactly), and
         ``"raise"`` refuses them with a ValueError.
+    ndim : int, default 1
+        The number of dimensions required (2 for a score matrix, one column per class).
 
     >>> check_scores([0.5, 1]).tolist()
     [0.5, 1.0]
@@ -164,7 +184,7 @@ def check_scores(
     >>> check_scores(np.array([2**62, 2**62 + 1]), on_inexact="keep").dtype
     dtype('int64')
     """
-    arr = _as_1d(y_score, name)
+    arr = _as_1d(y_score, name, ndim)
     if arr.dtype.kind not in "biuf":
         raise ValueError(f"{name} must be numeric, got dtype {arr.dtype}")
     if not _float64_exact(arr):
@@ -211,6 +231,51 @@ def check_weights(sample_weight: Any, n: int) -> np.ndarray | None:
     if (arr < 0).any():
         raise ValueError(f"sample_weight must be non-negative; found {float(arr[arr < 0].min())!r}")
     return arr
+
+
+def check_threshold(value: Any, name: str = "threshold") -> float | int:
+    """A finite threshold: a Python int for an integer (so it compares exactly with
+    integer scores beyond ``2**53``), else a float; ValueError otherwise.
+
+    >>> check_threshold(2**62 + 1)
+    4611686018427387905
+    >>> check_threshold(float("inf"))
+    Traceback (most recent call last):
+    ...
+    ValueError: threshold must be finite, got inf
+    """
+    if isinstance(value, (numbers.Integral, np.integer)) and not isinstance(
+        value, (bool, np.bool_)
+    ):
+        return int(value)
+    try:
+        t = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a number, got {value!r}") from None
+    if not np.isfinite(t):
+        raise ValueError(f"{name} must be finite, got {t!r}")
+    return t
+
+
+def at_or_above(s: np.ndarray, threshold: float | int) -> np.ndarray:
+    """``s >= threshold`` compared exactly, whatever the dtypes (the score policy).
+
+    numpy would compare int64 scores with a float threshold in float64, rounding the
+    scores; for integer scores the threshold becomes the integer ``ceil(threshold)``
+    and is compared as an integer.
+
+    >>> at_or_above(np.array([2**62, 2**62 + 1]), 2**62 + 1).tolist()
+    [False, True]
+    """
+    if s.dtype.kind not in "iu":
+        return s >= threshold
+    t = threshold if isinstance(threshold, int) else math.ceil(threshold)
+    info = np.iinfo(s.dtype)
+    if t > info.max:
+        return np.zeros(s.shape, dtype=bool)
+    if t <= info.min:
+        return np.ones(s.shape, dtype=bool)
+    return s >= s.dtype.type(t)
 
 
 def check_binary(

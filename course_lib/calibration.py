@@ -20,7 +20,8 @@ Binning rule (every binned function)
 ``strategy="uniform"`` cuts [0, 1] into ``n_bins`` equal intervals; ``"quantile"``
 puts the edges at the quantiles of the probabilities (with weights: the quantiles of
 the data with each row repeated as often as its integer weight says, numpy's default
-"linear" interpolation); ``"unique"`` makes one bin per distinct probability. The bins
+"linear" interpolation, the weights counted in units of the smallest positive weight,
+so that scaling them changes nothing); ``"unique"`` makes one bin per distinct probability. The bins
 are closed on the right: a probability equal to an inner edge belongs to the bin
 *below* it, the first bin is ``[e0, e1]`` and bin ``k`` is ``(e_k, e_{k+1}]``
 (``numpy.searchsorted`` on the inner edges, as scikit-learn 1.9 does). Bins without
@@ -110,7 +111,8 @@ class PlattMap(NamedTuple):
 class IsotonicMap(NamedTuple):
     """The step map fitted by :func:`isotonic_calibration`.
 
-    ``thresholds`` are the distinct training scores (with positive weight), increasing;
+    ``thresholds`` are the distinct training scores (with positive weight), increasing
+    (integers that float64 cannot hold keep their dtype, so their order is exact);
     ``values`` the calibrated probability of each (non-decreasing; Fractions in an
     object array when fitted with ``exact=True``). Called on scores it interpolates
     linearly between thresholds and clips outside them, as
@@ -122,8 +124,27 @@ class IsotonicMap(NamedTuple):
     values: np.ndarray
 
     def __call__(self, y_score: Any) -> np.ndarray:
-        s = _check_values(y_score, "y_score")
-        return np.interp(s, self.thresholds, np.asarray(self.values, dtype=np.float64))
+        values = np.asarray(self.values, dtype=np.float64)
+        if self.thresholds.dtype.kind not in "iu":
+            s = _check_values(y_score, "y_score")
+            return np.interp(s, self.thresholds, values)
+        # integer thresholds (kept exact, see check_scores): locate the scores among
+        # them exactly, interpolate with the exact integer distances
+        s = check_scores(y_score, on_inexact="keep")
+        if s.dtype.kind not in "iu":
+            raise ValueError(
+                "this map was fitted on integer scores beyond 2**53; call it on integer "
+                f"scores too (float64 would round them), got dtype {s.dtype}"
+            )
+        t = self.thresholds
+        k = np.clip(np.searchsorted(t, s, side="right") - 1, 0, t.size - 1)
+        out = values[k].copy()
+        inner = (k < t.size - 1) & (s > t[k]) & (s >= t[0])
+        for i in np.flatnonzero(inner).tolist():
+            j = int(k[i])
+            share = (int(s[i]) - int(t[j])) / (int(t[j + 1]) - int(t[j]))
+            out[i] = values[j] + share * (values[j + 1] - values[j])
+        return out
 
 
 # ----------------------------------------------------------------------- validation
@@ -159,7 +180,8 @@ def _check_bins(n_bins: Any, strategy: Any) -> int:
 def _repeated_quantiles(p: np.ndarray, w: np.ndarray | None, n_bins: int) -> np.ndarray:
     """``numpy.percentile`` edges of ``p`` with each row repeated ``w`` times.
 
-    The arithmetic is numpy's "linear" method step by step (virtual index
+    The weights are first divided by the smallest positive one (the edges do not
+    depend on the weights' scale). The arithmetic is numpy's "linear" method step by step (virtual index
     ``(n - 1) q``, its floor, and numpy's two-sided lerp), so with integer weights the
     edges are bit for bit those of the repeated data; fractional weights enter the same
     formula through their cumulative sums.
@@ -169,7 +191,10 @@ def _repeated_quantiles(p: np.ndarray, w: np.ndarray | None, n_bins: int) -> np.
     v = p[order]
     if w is None:
         return np.percentile(p, np.linspace(0.0, 1.0, n_bins + 1) * 100)
-    cum = np.cumsum(w[order])
+    # in units of the smallest positive weight: the same edges for the weights times
+    # any factor (w / w.sum() included), and integer weights with a weight 1 among
+    # them are the repeated rows themselves
+    cum = np.cumsum(w[order] / w[w > 0].min())
     total = cum[-1]
     virtual = (total - 1) * q
     prev = np.floor(virtual)
@@ -492,7 +517,8 @@ def platt_scaling(
     """
     if targets not in ("platt", "labels"):
         raise ValueError(f"targets must be 'platt' or 'labels', got {targets!r}")
-    y, s, w = check_binary(y_true, y_score, sample_weight, on_inexact="convert")
+    # the sigmoid computes with the scores: integers float64 cannot hold are refused
+    y, s, w = check_binary(y_true, y_score, sample_weight, on_inexact="raise")
     s = s.astype(np.float64, copy=False)
     m1, m0 = class_totals(y, w)
     need_classes(m1, m0, "Platt scaling", warn=False)
@@ -605,8 +631,8 @@ def isotonic_calibration(
     >>> m([0.25, 0.55, 0.9]).round(4).tolist()
     [0.5, 0.75, 1.0]
     """
-    y, s, w = check_binary(y_true, y_score, sample_weight, on_inexact="convert")
-    s = s.astype(np.float64, copy=False)
+    # the map only ranks the scores: integers float64 cannot hold keep their exact order
+    y, s, w = check_binary(y_true, y_score, sample_weight, on_inexact="keep")
     if check_flag(exact, "exact"):
         integer_weights(w)
     if w is not None and not w.sum() > 0:
@@ -636,4 +662,5 @@ def isotonic_calibration(
     else:
         shares = np.array(bp, dtype=np.float64) / np.array(bt, dtype=np.float64)
         values = np.repeat(shares, bn)
-    return IsotonicMap(scores.astype(np.float64), values)
+    return IsotonicMap(scores if scores.dtype.kind in "iu" else scores.astype(np.float64),
+                       values)

@@ -157,6 +157,12 @@ class CampaignProfit(NamedTuple):
 # ----------------------------------------------------------------------------- helpers
 
 
+
+def _threshold(value: Any) -> float | int:
+    """One threshold of a curve: an int stays an int (integer scores beyond ``2**53``
+    are thresholds of their own, see :func:`course_lib._groups.with_origin`)."""
+    return value if isinstance(value, int) else float(value)
+
 def _need_class(count: float, name: str, what: str) -> None:
     """Raise the one-class ValueError when ``count`` (of class ``name``) is zero."""
     if name == "positive":
@@ -345,7 +351,7 @@ def ks_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> KsCurve
         thresholds,
         float(scaled_gap[k] / (m1 * m0)),
         float(rate[k]),
-        float(thresholds[k]),
+        _threshold(thresholds[k]),
     )
 
 
@@ -772,7 +778,7 @@ def profit_curve(
     rate = selected / selected[-1]
     k = int(np.argmax(profit))
     return ProfitCurve(
-        rate, profit, thresholds, float(profit[k]), float(rate[k]), float(thresholds[k])
+        rate, profit, thresholds, float(profit[k]), float(rate[k]), _threshold(thresholds[k])
     )
 
 

@@ -48,7 +48,7 @@ from typing import Any, Literal, NamedTuple, overload
 import numpy as np
 import pandas as pd
 
-from ._checks import check_flag, check_weights, integer_weights
+from ._checks import check_flag, check_scores, check_weights, integer_weights
 from .confusion import _check_classes
 from .roc import RocCurve, roc_auc, roc_curve
 
@@ -136,13 +136,18 @@ def _prepare(
     c = len(lab)
     if c < 2:
         raise ValueError(f"a multi-class AUC needs at least 2 classes; got {c}: {lab}")
-    s = np.asarray(y_score)
-    if s.ndim != 2:
+    if np.ndim(y_score) != 2:
         raise ValueError(
-            f"y_score must be 2-D, one column per class; got an array of shape {s.shape}"
+            "y_score must be 2-D, one column per class; got an array of shape "
+            f"{np.shape(y_score)}"
         )
-    if s.dtype.kind not in "biuf":
-        raise ValueError(f"y_score must be numeric, got dtype {s.dtype}")
+    s = check_scores(
+        y_score,
+        ndim=2,
+        # probabilities are computed with (their rows must sum to 1); other scores are
+        # only ranked, so integers float64 cannot hold keep their dtype and exact order
+        on_inexact="convert" if probabilities else "keep",
+    )
     if s.shape[0] != y.size:
         raise ValueError(
             f"y_true and y_score have different lengths: {y.size} and {s.shape[0]}"
@@ -150,12 +155,6 @@ def _prepare(
     if s.shape[1] != c:
         raise ValueError(
             f"y_score has {s.shape[1]} columns, but there are {c} classes: {lab}"
-        )
-    s = s.astype(np.float64)  # a copy: the caller's array is never touched
-    if not np.isfinite(s).all():
-        raise ValueError(
-            f"y_score contains NaN or infinite values ({int((~np.isfinite(s)).sum())} "
-            f"of {s.size})"
         )
     codes = pd.Index(lab, dtype=object).get_indexer(
         pd.Index([v.item() if isinstance(v, np.generic) else v for v in y.tolist()],

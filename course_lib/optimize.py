@@ -253,7 +253,7 @@ def rank_average(scores: Any, *, weights: Any = None) -> np.ndarray:
         rows = list(scores)
     if not rows:
         raise ValueError("scores is empty: give at least one scorer")
-    checked = [check_scores(r, name=f"scores[{k}]") for k, r in enumerate(rows)]
+    checked = [check_scores(r, name=f"scores[{k}]", on_inexact="keep") for k, r in enumerate(rows)]
     n = checked[0].size
     for k, r in enumerate(checked):
         if r.size != n:

@@ -592,7 +592,7 @@ def precision_recall_gain_curve(
     """
     y, s, w = check_binary(y_true, y_score, sample_weight)
     c = cumulative_counts(y, s, scale_weights(w))
-    m1, m0 = float(c.m1), float(c.fp[-1])
+    m1, m0 = float(c.m1), float(c.m0)
     need_classes(m1, m0, "the PRG curve", warn=False)
     tp = np.r_[0.0, c.tp]
     fp = np.r_[0.0, c.fp]
