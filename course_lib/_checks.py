@@ -60,7 +60,32 @@ __all__ = [
     "scale_weights",
     "check_threshold",
     "at_or_above",
+    "WEIGHT_UNITS",
+    "SCALE_DEPENDENT",
 ]
+
+#: Weighted results that are *sums* of weights, by public function: they are returned
+#: in the weights' own units (multiplying the weights by ``k`` multiplies them by
+#: ``k``). A path names a field (``"counts"``), a key of a result's data
+#: (``"rows.tp"``), or the whole result (``""``). Every other weighted result is a
+#: ratio of weights and does not depend on their scale.
+WEIGHT_UNITS: dict[str, tuple[str, ...]] = {
+    "confusion_matrix": ("",),
+    "calibration_curve": ("counts",),
+    "profit_curve": ("profit", "best_profit"),
+    "pairwise_auc": ("weights",),
+    "threshold_explorer": ("totals.m1", "totals.m0", "rows.tp", "rows.fp", "rows.fn",
+                           "rows.tn"),
+}
+
+#: Weighted functions whose result depends on the weights' scale by definition, and why.
+SCALE_DEPENDENT: dict[str, str] = {
+    "platt_scaling": (
+        "with targets='platt' (the default) the smoothed targets (m1 + 1) / (m1 + 2) and "
+        "1 / (m0 + 2) add one pseudo-object per class in units of the weights, as Platt "
+        "(1999) and scikit-learn do; targets='labels' does not depend on the scale"
+    ),
+}
 
 
 class UndefinedMetricWarning(UserWarning):
@@ -208,11 +233,23 @@ def check_scores(
     return arr
 
 
-def check_weights(sample_weight: Any, n: int) -> np.ndarray | None:
-    """Return ``None`` or weights as a 1-D float64 array of length ``n``.
+def check_weights(sample_weight: Any, n: int, *, scale: bool = True) -> np.ndarray | None:
+    """Return ``None`` or weights as a 1-D float64 array of length ``n``, validated and
+    (by default) rescaled: the one place where weights are checked and scaled.
+
+    Weight policy: every weighted result is a ratio of sums of weights, or a sum of
+    weights itself. With ``scale=True`` (every ratio) the weights come back multiplied
+    by the power of two that brings the largest into [0.5, 1) (:func:`scale_weights`):
+    exact, so every ratio is what the weights as given would give, while no sum or
+    product of them can overflow (weights near 1e300) or underflow (near 1e-300).
+    ``scale=False`` returns them as given, for the results that are sums of weights
+    (a weighted confusion matrix, the counts of a reliability curve, a profit) and for
+    ``exact=True``, which needs the integers themselves.
 
     >>> check_weights(None, 3) is None
     True
+    >>> check_weights([4.0, 2.0], 2).tolist(), check_weights([4.0, 2.0], 2, scale=False).tolist()
+    ([0.5, 0.25], [4.0, 2.0])
     >>> check_weights([1, -1], 2)
     Traceback (most recent call last):
     ...
@@ -230,7 +267,7 @@ def check_weights(sample_weight: Any, n: int) -> np.ndarray | None:
         raise ValueError("sample_weight contains NaN or infinite values")
     if (arr < 0).any():
         raise ValueError(f"sample_weight must be non-negative; found {float(arr[arr < 0].min())!r}")
-    return arr
+    return scale_weights(arr) if scale else arr
 
 
 def check_threshold(value: Any, name: str = "threshold") -> float | int:
@@ -284,13 +321,14 @@ def check_binary(
     sample_weight: Any = None,
     *,
     on_inexact: Literal["convert", "keep", "raise"] = "keep",
+    scale: bool = True,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """Validate ``(y_true, y_score, sample_weight)`` together.
 
     Returns ``(y, s, w)`` in canonical form (bool labels, float64 scores, float64
     weights or ``None``). Scores that float64 cannot hold exactly are kept in their
     own dtype by default (every ranking function only sorts and compares them); see
-    :func:`check_scores` for ``on_inexact``.
+    :func:`check_scores` for ``on_inexact`` and :func:`check_weights` for ``scale``.
 
     >>> y, s, w = check_binary([0, 1], [0.2, 0.9])
     >>> y.tolist(), s.tolist(), w
@@ -304,7 +342,7 @@ def check_binary(
     s = check_scores(y_score, on_inexact=on_inexact)
     if y.size != s.size:
         raise ValueError(f"y_true and y_score have different lengths: {y.size} and {s.size}")
-    w = check_weights(sample_weight, y.size)
+    w = check_weights(sample_weight, y.size, scale=scale)
     return y, s, w
 
 
@@ -435,7 +473,7 @@ def scale_weights(w: np.ndarray | None) -> np.ndarray | None:
     if w is None:
         return None
     top = float(w.max())
-    if top == 0.0:
+    if not top > 0.0:  # all zero (or empty): nothing to scale
         return w
     exponent = int(np.frexp(top)[1])
     return np.ldexp(w, -exponent) if exponent != 0 else w

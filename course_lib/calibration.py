@@ -153,10 +153,11 @@ def _check_values(values: Any, name: str) -> np.ndarray:
 
 
 def _check_prob(
-    y_true: Any, y_prob: Any, sample_weight: Any
+    y_true: Any, y_prob: Any, sample_weight: Any, *, scale: bool = True
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """Labels, probabilities in [0, 1] and weights (None or float64), validated."""
-    y, p, w = check_binary(y_true, y_prob, sample_weight, on_inexact="convert")
+    """Labels, probabilities in [0, 1] and weights (None or float64), validated; the
+    weights rescaled unless ``scale=False`` (see :func:`course_lib._checks.check_weights`)."""
+    y, p, w = check_binary(y_true, y_prob, sample_weight, on_inexact="convert", scale=scale)
     p = p.astype(np.float64, copy=False)
     if p.min() < 0 or p.max() > 1:
         bad = p.min() if p.min() < 0 else p.max()
@@ -295,7 +296,8 @@ def calibration_curve(
     ([0.3333, 1.0], [0.2167, 0.6], [6, 1])
     """
     n_bins = _check_bins(n_bins, strategy)
-    y, p, w = _check_prob(y_true, y_prob, sample_weight)
+    # the counts are sums of the weights as given
+    y, p, w = _check_prob(y_true, y_prob, sample_weight, scale=False)
     total, sum_y, sum_p, _ = _binned(y, p, w, n_bins, strategy)
     return ReliabilityCurve(sum_y / total, sum_p / total, total)
 
@@ -517,8 +519,9 @@ def platt_scaling(
     """
     if targets not in ("platt", "labels"):
         raise ValueError(f"targets must be 'platt' or 'labels', got {targets!r}")
-    # the sigmoid computes with the scores: integers float64 cannot hold are refused
-    y, s, w = check_binary(y_true, y_score, sample_weight, on_inexact="raise")
+    # the sigmoid computes with the scores: integers float64 cannot hold are refused;
+    # Platt's targets count the classes in the weights' own units (_checks.SCALE_DEPENDENT)
+    y, s, w = check_binary(y_true, y_score, sample_weight, on_inexact="raise", scale=False)
     s = s.astype(np.float64, copy=False)
     m1, m0 = class_totals(y, w)
     need_classes(m1, m0, "Platt scaling", warn=False)
@@ -632,8 +635,9 @@ def isotonic_calibration(
     [0.5, 0.75, 1.0]
     """
     # the map only ranks the scores: integers float64 cannot hold keep their exact order
-    y, s, w = check_binary(y_true, y_score, sample_weight, on_inexact="keep")
-    if check_flag(exact, "exact"):
+    exact = check_flag(exact, "exact")
+    y, s, w = check_binary(y_true, y_score, sample_weight, on_inexact="keep", scale=not exact)
+    if exact:
         integer_weights(w)
     if w is not None and not w.sum() > 0:
         raise ValueError("sample_weight must not be all zero")

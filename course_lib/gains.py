@@ -35,7 +35,6 @@ from ._checks import (
     class_totals,
     integer_weights,
     need_classes,
-    scale_weights,
 )
 from ._curves import CurveView
 from ._groups import cumulative_counts, with_origin
@@ -185,10 +184,10 @@ def _cumulative(
     The arrays start with the empty selection (``tp = fp = 0``, threshold ``inf``) and
     have one more entry per distinct score (see :func:`course_lib._groups.with_origin`).
     Weights are rescaled exactly (every curve here is a ratio of them) unless
-    ``scale=False`` (exact counts).
+    ``scale=False`` (exact counts); see :func:`course_lib._checks.check_weights`.
     """
-    y, s, w = check_binary(y_true, y_score, sample_weight)
-    c = cumulative_counts(y, s, scale_weights(w) if scale else w)
+    y, s, w = check_binary(y_true, y_score, sample_weight, scale=scale)
+    c = cumulative_counts(y, s, w)
     need_classes(c.m1, c.m0, f"the {what}", warn=False, negatives=need_negatives)
     return with_origin(c)
 
@@ -538,7 +537,7 @@ def gain_auc(
     Fraction(2, 3)
     """
     if check_flag(exact, "exact"):
-        y, s, w = check_binary(y_true, y_score, sample_weight)
+        y, s, w = check_binary(y_true, y_score, sample_weight, scale=False)
         w = integer_weights(w)
         tp, fp, _ = _cumulative(y, s, w, "gain curve", need_negatives=False, scale=False)
         tp, fp = tp.astype(np.int64).astype(object), fp.astype(np.int64).astype(object)
@@ -769,8 +768,9 @@ def profit_curve(
     """
     c = _non_negative(cost, "cost")
     r = _non_negative(revenue, "revenue")
-    y, s, w = check_binary(y_true, y_score, sample_weight)
-    tp, fp, thresholds = with_origin(cumulative_counts(y, s, w))  # money: not rescaled
+    # money, in units of the weights: not rescaled
+    y, s, w = check_binary(y_true, y_score, sample_weight, scale=False)
+    tp, fp, thresholds = with_origin(cumulative_counts(y, s, w))
     selected = tp + fp
     if selected[-1] == 0:
         raise ValueError("the profit curve is undefined: all sample weights are zero")

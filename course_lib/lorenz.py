@@ -44,7 +44,6 @@ from ._checks import (
     check_scores,
     check_weights,
     integer_weights,
-    scale_weights,
     undefined,
 )
 from ._curves import CurveView
@@ -244,13 +243,19 @@ def _check_target(y_true: Any, regression: Any, stacklevel: int) -> np.ndarray:
 
 
 def _validate(
-    y_true: Any, y_score: Any, sample_weight: Any, regression: Any, *, stacklevel: int = 3
+    y_true: Any,
+    y_score: Any,
+    sample_weight: Any,
+    regression: Any,
+    *,
+    stacklevel: int = 3,
+    scale: bool = True,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     t = _check_target(y_true, regression, stacklevel + 1)
     s = check_scores(y_score, on_inexact="keep")
     if t.size != s.size:
         raise ValueError(f"y_true and y_score have different lengths: {t.size} and {s.size}")
-    return t, s, check_weights(sample_weight, s.size)
+    return t, s, check_weights(sample_weight, s.size, scale=scale)
 
 
 def _cap_groups(
@@ -363,8 +368,10 @@ def _cap_parts(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None] | None:
     """Validated input for the Gini functions, or None (after a warning) if there is
     no positive (no target mass), so the CAP curve is undefined."""
-    t, s, w = _validate(y_true, y_score, sample_weight, regression, stacklevel=4)
-    if check_flag(exact, "exact"):
+    exact = check_flag(exact, "exact")
+    t, s, w = _validate(y_true, y_score, sample_weight, regression, stacklevel=4,
+                        scale=not exact)
+    if exact:
         if w is not None:
             integer_weights(w)
         if t.dtype != bool:
@@ -387,10 +394,11 @@ def _numerator_and_total(
 ) -> tuple[Any, Any]:
     """(2 N T times the area between CAP curve and diagonal, 2 N T).
 
-    Float weights are rescaled by a power of two first (exact; the ratios the Gini
-    functions return are unchanged), so that no product overflows or underflows.
+    Float weights come rescaled by a power of two (exact; the ratios the Gini
+    functions return are unchanged: :func:`course_lib._checks.check_weights`), so that
+    no product overflows or underflows.
     """
-    _, weight, mass = _cap_groups(t, s, w if exact else scale_weights(w))
+    _, weight, mass = _cap_groups(t, s, w)
     if exact:
         weight, mass = _as_exact(weight, "weights"), _as_exact(mass, "targets")
     return _area_numerator(weight, mass), 2 * weight.sum() * mass.sum()

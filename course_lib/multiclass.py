@@ -48,7 +48,7 @@ from typing import Any, Literal, NamedTuple, overload
 import numpy as np
 import pandas as pd
 
-from ._checks import check_flag, check_scores, check_weights, integer_weights
+from ._checks import check_flag, check_scores, check_weights, integer_weights, scale_weights
 from .confusion import _check_classes
 from .roc import RocCurve, roc_auc, roc_curve
 
@@ -162,13 +162,16 @@ def _prepare(
     if (codes < 0).any():
         missing = list(dict.fromkeys(y[codes < 0].tolist()))[:5]
         raise ValueError(f"y_true contains values not in labels: {missing}")
-    w = check_weights(sample_weight, y.size)
+    # the class totals are returned (PairwiseAuc.weights): in the weights' own units;
+    # the areas are ratios, computed from the weights rescaled (exactly)
+    given = check_weights(sample_weight, y.size, scale=False)
+    w = given if exact else scale_weights(given)
     if exact:
-        wi = integer_weights(w)
+        wi = integer_weights(given)
         totals = np.bincount(codes, weights=wi, minlength=c).astype(np.int64) if (
             wi is not None) else np.bincount(codes, minlength=c)
     else:
-        totals = np.bincount(codes, weights=w, minlength=c) if w is not None else (
+        totals = np.bincount(codes, weights=given, minlength=c) if given is not None else (
             np.bincount(codes, minlength=c))
     empty = np.flatnonzero(totals == 0)
     if empty.size:

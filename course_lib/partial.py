@@ -228,8 +228,9 @@ def partial_roc_auc(
     """
     axis, a, b = _check_range(max_fpr, fpr_range, tpr_range)
     std = _check_standardized(standardized)
-    y, s, w = check_binary(y_true, y_score, sample_weight)
-    if check_flag(exact, "exact"):
+    exact = check_flag(exact, "exact")
+    y, s, w = check_binary(y_true, y_score, sample_weight, scale=not exact)
+    if exact:
         w = integer_weights(w)
     if not has_both_classes(y, w, "the partial ROC AUC"):
         return float("nan")

@@ -22,7 +22,6 @@ from ._checks import (
     check_flag,
     integer_weights,
     need_classes,
-    scale_weights,
     undefined,
 )
 from ._curves import CurveView
@@ -99,10 +98,11 @@ def _cumulative(
     positive weight; ``warn=False`` raises instead.
 
     Inputs are validated. Groups of only zero-weight objects are dropped (they add no
-    point), so every cumulative ``TP + FP`` is positive. Weights are rescaled (exactly,
-    by a power of two), as every PR quantity is a ratio of them.
+    point), so every cumulative ``TP + FP`` is positive. Weights come rescaled (exactly,
+    by a power of two: :func:`course_lib._checks.check_weights`), as every PR quantity
+    is a ratio of them.
     """
-    c = cumulative_counts(y, s, scale_weights(w))
+    c = cumulative_counts(y, s, w)
     if not c.m1 > 0:
         undefined(what, "positive", warn=warn, reason=_NO_RECALL, stacklevel=3)
         return None
@@ -195,8 +195,9 @@ def average_precision(
     >>> round(average_precision(y, b), 4)
     0.7556
     """
-    y, s, w = check_binary(y_true, y_score, sample_weight)
-    if check_flag(exact, "exact"):
+    exact = check_flag(exact, "exact")
+    y, s, w = check_binary(y_true, y_score, sample_weight, scale=not exact)
+    if exact:
         integer_weights(w)  # raises on fractional weights or too large a total
         counts = cumulative_counts(y, s, w)
         if counts.thresholds.size > EXACT_AP_LIMIT:
@@ -591,7 +592,7 @@ def precision_recall_gain_curve(
     [1.0, 1.0, 0.5, 0.3333, 0.0]
     """
     y, s, w = check_binary(y_true, y_score, sample_weight)
-    c = cumulative_counts(y, s, scale_weights(w))
+    c = cumulative_counts(y, s, w)
     m1, m0 = float(c.m1), float(c.m0)
     need_classes(m1, m0, "the PRG curve", warn=False)
     tp = np.r_[0.0, c.tp]

@@ -37,7 +37,6 @@ from ._checks import (
     has_both_classes,
     integer_weights,
     need_classes,
-    scale_weights,
 )
 from ._curves import CurveView
 from ._groups import cumulative_counts, with_origin
@@ -280,7 +279,7 @@ def roc_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> RocCur
     """
     y, s, w = check_binary(y_true, y_score, sample_weight)
     _need_both_classes(y, w)
-    tps, fps, thresholds = with_origin(cumulative_counts(y, s, scale_weights(w)))
+    tps, fps, thresholds = with_origin(cumulative_counts(y, s, w))
     return RocCurve(fps / fps[-1], tps / tps[-1], thresholds)
 
 
@@ -336,8 +335,9 @@ def roc_auc(
     >>> round(roc_auc(y, b), 4)
     0.7917
     """
-    y, s, w = check_binary(y_true, y_score, sample_weight)
-    if check_flag(exact, "exact"):
+    exact = check_flag(exact, "exact")
+    y, s, w = check_binary(y_true, y_score, sample_weight, scale=not exact)
+    if exact:
         integer_weights(w)  # raises on fractional weights or too large a total
     if not has_both_classes(y, w, "ROC AUC"):
         return float("nan")
@@ -348,7 +348,7 @@ def roc_auc(
         denominator = 2 * int(pos.sum()) * int(neg.sum())
         numerator = _twice_u(pos, neg)
         return Fraction(numerator, denominator) if exact else numerator / denominator
-    c = cumulative_counts(y, s, scale_weights(w))
+    c = cumulative_counts(y, s, w)
     above = c.tp - c.pos
     area = float(np.dot(c.neg, above + 0.5 * c.pos))
     return area / (float(c.pos.sum()) * float(c.neg.sum()))

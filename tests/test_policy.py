@@ -6,12 +6,18 @@ are in ``tests/test_sql.py``), with the right answer.
 
 from __future__ import annotations
 
+import importlib
+import inspect
+import pkgutil
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
 from sklearn.isotonic import IsotonicRegression
 
 import course_lib as cl
+from course_lib._checks import SCALE_DEPENDENT, WEIGHT_UNITS
 from course_lib.inference import INTERVAL_COLUMNS
 
 BIG = 2**62
@@ -119,3 +125,150 @@ def test_interval_coverage_refuses_what_is_not_a_table():
     with pytest.raises(TypeError, match="truth must be a number"):
         cl.interval_coverage(table, None)
     assert cl.interval_coverage(table, 0.7).tolist() == pytest.approx([1.0, 0.2, 1.0, 0.1])
+
+
+# ----------------------------------------------------------------------- item 2: weights
+def public_functions() -> dict[str, object]:
+    """Every public function of course_lib: the package's names and the ``__all__`` of
+    its public modules (the figures of ``plotting`` and the exercises aside)."""
+    found = {n: getattr(cl, n) for n in cl.__all__ if inspect.isfunction(getattr(cl, n))}
+    for info in pkgutil.iter_modules(cl.__path__):
+        if info.name.startswith("_") or info.name in ("plotting", "exercises"):
+            continue
+        module = importlib.import_module(f"course_lib.{info.name}")
+        for n in getattr(module, "__all__", []):
+            obj = getattr(module, n)
+            if inspect.isfunction(obj):
+                found.setdefault(n, obj)
+    return found
+
+
+PUBLIC = public_functions()
+WEIGHTED = sorted(n for n, f in PUBLIC.items()
+                  if "sample_weight" in inspect.signature(f).parameters)
+# values for the parameters (by name) that a call needs besides the data
+REQUIRED = {"rate": 0.3, "cost": 0.3, "revenue": 3.0, "max_fpr": 0.5}
+# a scale-invariant option of the functions _checks.SCALE_DEPENDENT names
+INVARIANT_OPTION = {"platt_scaling": {"targets": "labels"}}
+SCALES = [1e-300, 1e-170, 1.0, 1e160, 1e300]
+
+
+def _data(seed: int = 11, n: int = 40):
+    rng = np.random.default_rng(seed)
+    y = np.r_[0, 1, rng.integers(0, 2, n - 2)]
+    p = np.round(np.clip(0.3 * y + 0.7 * rng.random(n), 0, 1), 1)  # ties
+    w = np.round(rng.random(n) * 3, 2) + 0.01
+    m = np.r_[0, 1, 2, rng.integers(0, 3, n - 3)]
+    probs = rng.dirichlet(np.ones(3), n)
+    return y, p, w, m, probs
+
+
+def call(name: str, w):
+    """``name`` on the shared data with weights ``w``: binary scores, or the 3-class
+    data for the functions that want a score matrix."""
+    f = PUBLIC[name]
+    y, p, _, m, probs = _data()
+    params = inspect.signature(f).parameters
+    kwargs = {k: v for k, v in REQUIRED.items() if k in params}
+    kwargs.update(INVARIANT_OPTION.get(name, {}))
+    first = list(params)[:2]
+    if name.startswith(("ovr_", "ovo_", "pairwise_")):
+        return f(m, probs, sample_weight=w, **kwargs)
+    if "matrix" in params:  # the confusion metrics: labels and predictions
+        return f(y, (p > 0.5).astype(int), sample_weight=w, **kwargs)
+    positional = [kwargs.pop(k) for k in list(params)[2:] if k in kwargs and
+                  params[k].kind is inspect.Parameter.POSITIONAL_OR_KEYWORD]
+    assert first[0] in ("y_true", "rater_a"), name
+    return f(y, p, *positional, sample_weight=w, **kwargs)
+
+
+def flatten(result, prefix: str = "") -> dict[str, np.ndarray]:
+    """The numbers of a result by path: fields, keys, columns."""
+    if hasattr(result, "_fields"):
+        out = {}
+        for k in result._fields:
+            out.update(flatten(getattr(result, k), f"{prefix}{k}."))
+        return out
+    if isinstance(result, dict):
+        out = {}
+        for k, v in result.items():
+            out.update(flatten(v, f"{prefix}{k}."))
+        return out
+    if isinstance(result, pd.DataFrame):
+        return flatten({c: result[c].to_numpy() for c in result.columns}, prefix)
+    if hasattr(result, "data") and isinstance(result.data, dict):
+        return flatten(result.data, prefix)
+    if isinstance(result, str) or result is None:
+        return {}
+    arr = np.asarray(result, dtype=object).ravel()
+    if arr.size and any(isinstance(v, str) for v in arr.tolist()):
+        return {}
+    values = [np.nan if v is None else float(v) for v in arr.tolist()]
+    return {prefix.rstrip("."): np.array(values, dtype=np.float64)}
+
+
+def test_the_weighted_functions_are_found():
+    """The enumeration finds every weighted function of the book's contract, and more."""
+    for name in ("roc_auc", "roc_curve", "average_precision", "mcc", "confusion_matrix",
+                 "isotonic_calibration", "h_measure", "ovr_auc", "threshold_explorer",
+                 "gini_normalized", "profit_curve", "soft_auc", "partial_roc_auc"):
+        assert name in WEIGHTED
+    assert len(WEIGHTED) >= 45
+    assert set(WEIGHT_UNITS) | set(SCALE_DEPENDENT) <= set(WEIGHTED)
+
+
+@pytest.mark.parametrize("name", WEIGHTED)
+@pytest.mark.parametrize("factor", SCALES)
+def test_weights_of_any_scale_give_the_same_result(name, factor):
+    """f(w * factor) = f(w) for every weighted public function; the results that are
+    sums of weights (_checks.WEIGHT_UNITS) are ``factor`` times as large."""
+    _, _, w, _, _ = _data()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no overflow, underflow or undefined warning
+        ref = flatten(call(name, w))
+        got = flatten(call(name, w * factor))
+    assert ref.keys() == got.keys()
+    units = WEIGHT_UNITS.get(name, ())
+    for path, value in ref.items():
+        expected = value * factor if path in units else value
+        np.testing.assert_allclose(got[path], expected, rtol=1e-12, atol=1e-300,
+                                   err_msg=f"{name}: {path or 'result'} at weights * {factor}")
+
+
+def test_scale_dependence_of_platt_targets_is_the_documented_one():
+    _, _, w, _, _ = _data()
+    y, p, *_ = _data()
+    tiny = cl.platt_scaling(y, p, sample_weight=w * 1e-170)
+    # (m1 + 1) / (m1 + 2) and 1 / (m0 + 2) with m1, m0 near 1e-170: both targets 1/2,
+    # a flat map, as scikit-learn's _sigmoid_calibration gives
+    assert tiny.a == pytest.approx(0.0, abs=1e-9)
+    assert cl.platt_scaling(y, p, sample_weight=w).a > 1
+    assert "pseudo-object" in SCALE_DEPENDENT["platt_scaling"]
+
+
+# the table rows of the issue about weights
+def test_isotonic_calibration_at_every_weight_scale():
+    y = [0, 0, 0, 1, 0, 0, 1, 1, 1]
+    s = np.arange(9.0)
+    w = np.array([1, 1, 1, 1, 1, 2, 1, 1, 1], dtype=float)
+    for factor in SCALES:
+        m = cl.isotonic_calibration(y, s, sample_weight=w * factor)
+        assert m.values.tolist() == [0, 0, 0, 0.25, 0.25, 0.25, 1, 1, 1], factor
+
+
+@pytest.mark.parametrize("factor", [1e-170, 1e160, 1e307])
+def test_agreement_and_cost_functions_at_extreme_weights(factor):
+    y, p, w, _, _ = _data()
+    pred = (p > 0.5).astype(int)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for f in (cl.mcc, cl.cohen_kappa, cl.chance_agreement):
+            assert f(y, pred, sample_weight=w * factor) == pytest.approx(
+                f(y, pred, sample_weight=w), rel=1e-12)
+        for f, args in ((cl.h_measure, ()), (cl.minimum_loss, (0.3,)),
+                        (cl.brier_score, ())):
+            assert f(y, p, *args, sample_weight=w * factor) == pytest.approx(
+                f(y, p, *args, sample_weight=w), rel=1e-12)
+        got = cl.auc_cost_weights(y, p, sample_weight=w * factor)
+        ref = cl.auc_cost_weights(y, p, sample_weight=w)
+        np.testing.assert_allclose(got.weight, ref.weight, rtol=1e-12)
