@@ -27,12 +27,15 @@ cannot hold exactly (int64 beyond ``2**53``, say) would become ties if cast, so:
 * in SQL (:mod:`course_lib.sql`) the score column keeps its type in the engine.
 * weights -> ``None`` or a 1-D ``float64`` array of finite, non-negative values.
 
-One-class policy
-----------------
-A metric that needs both classes (or the positives) either raises (curves: there is
-nothing to draw) or warns with :class:`UndefinedMetricWarning` and returns ``nan``
-(numbers, as scikit-learn does). :func:`undefined` does both, with one message:
-``"<what> is undefined: there are no <class> samples (<reason>)"``.
+Undefined cases
+---------------
+A metric that needs both classes (or the positives, or any weight) either raises
+(curves, maps, fits: there is nothing to draw) or warns with
+:class:`UndefinedMetricWarning` and returns ``nan`` (numbers, as scikit-learn does):
+the table :data:`UNDEFINED` says which, function by function. :func:`undefined` does
+both, with one of two wordings: :data:`MISSING_CLASS` (``"<what> is undefined: there
+are no <class> samples (only one class present)"``) or :data:`ZERO_WEIGHTS`
+(``"<what> is undefined: every sample weight is zero"``).
 """
 
 from __future__ import annotations
@@ -62,6 +65,10 @@ __all__ = [
     "at_or_above",
     "WEIGHT_UNITS",
     "SCALE_DEPENDENT",
+    "UNDEFINED",
+    "MISSING_CLASS",
+    "ZERO_WEIGHTS",
+    "need_weight",
 ]
 
 #: Weighted results that are *sums* of weights, by public function: they are returned
@@ -354,26 +361,97 @@ def class_totals(y: np.ndarray, w: np.ndarray | None) -> tuple[float, float]:
     return float(w[y].sum()), float(w[~y].sum())
 
 
+#: The two wordings of an undefined case: a class is missing, or every weight is zero.
+MISSING_CLASS = "{what} is undefined: there are no {missing} samples (only one class present)"
+ZERO_WEIGHTS = "{what} is undefined: every sample weight is zero"
+
+#: The undefined-case policy, one row per public function whose result needs a class
+#: (or any weight at all): whether it raises a ValueError (curves, maps, fits: there is
+#: nothing to return) or warns with :class:`UndefinedMetricWarning` and returns nan
+#: (numbers, as scikit-learn does; every number of a returned tuple or array is nan),
+#: with :data:`MISSING_CLASS` or :data:`ZERO_WEIGHTS`.
+#: "positives" marks the functions that need only the positives (a gain curve exists
+#: without negatives); "weights" those that need only some weight (a reliability curve,
+#: a Brier score exist with one class). The confusion-matrix metrics are not here:
+#: they are defined cell by cell (0.0 with a warning where a denominator is zero, as
+#: scikit-learn's ``zero_division``). ``tests/test_policy.py`` checks every row.
+UNDEFINED: dict[str, tuple[Literal["raise", "warn"], Literal["both", "positives", "weights"]]] = {
+    # curves, maps and fits: raise
+    "roc_curve": ("raise", "both"),
+    "roc_steps": ("raise", "both"),
+    "roc_point": ("raise", "both"),
+    "randomized_roc_point": ("raise", "both"),
+    "pair_matrix": ("raise", "both"),
+    "hull_pr": ("raise", "both"),
+    "ks_curve": ("raise", "both"),
+    "precision_recall_gain_curve": ("raise", "both"),
+    "prg_auc": ("raise", "both"),
+    "threshold_explorer": ("raise", "both"),
+    "gains_table": ("raise", "both"),
+    "roc_dominates": ("raise", "both"),
+    "pr_dominates": ("raise", "positives"),
+    "platt_scaling": ("raise", "both"),
+    "minimum_loss": ("raise", "both"),
+    "auc_cost_weights": ("raise", "both"),
+    "pr_curve": ("raise", "positives"),
+    "gain_curve": ("raise", "positives"),
+    "lift_curve": ("raise", "positives"),
+    "gain_at": ("raise", "positives"),
+    "lift_at": ("raise", "positives"),
+    "gain_auc": ("raise", "positives"),
+    "cap_curve": ("raise", "positives"),
+    "profit_curve": ("raise", "weights"),
+    "isotonic_calibration": ("raise", "weights"),
+    "calibration_curve": ("raise", "weights"),
+    "brier_score": ("raise", "weights"),
+    "brier_decomposition": ("raise", "weights"),
+    "expected_calibration_error": ("raise", "weights"),
+    "log_loss": ("raise", "weights"),
+    # numbers: warn and return nan
+    "roc_auc": ("warn", "both"),
+    "auc_pairwise": ("warn", "both"),
+    "ks_statistic": ("warn", "both"),
+    "partial_roc_auc": ("warn", "both"),
+    "h_measure": ("warn", "both"),
+    "soft_auc": ("warn", "both"),
+    "soft_auc_gradient": ("warn", "both"),
+    "auc_ci_delong": ("warn", "both"),
+    "auc_ci_bootstrap": ("warn", "both"),
+    "delong_test": ("warn", "both"),
+    "average_precision": ("warn", "positives"),
+    "pr_auc_trapezoid": ("warn", "positives"),
+    "gini_normalized": ("warn", "positives"),
+    "gini_unnormalized": ("warn", "positives"),
+}
+
+
 def undefined(
     what: str,
-    missing: str,
+    missing: str | None,
     *,
     warn: bool,
-    reason: str = "only one class present",
     stacklevel: int = 3,
 ) -> float:
-    """The one-class policy: raise a ValueError, or warn and return ``nan``.
+    """The undefined-case policy: raise a ValueError, or warn and return ``nan``.
 
-    Every message reads ``"<what> is undefined: there are no <missing> samples
-    (<reason>)"``. ``stacklevel`` is the one ``warnings.warn`` would take if it were
-    called where this is called: 2 from a public function, 3 from its helper.
+    The message is :data:`MISSING_CLASS` (``missing`` names the class) or, with
+    ``missing=None``, :data:`ZERO_WEIGHTS`. ``stacklevel`` is the one
+    ``warnings.warn`` would take if it were called where this is called: 2 from a
+    public function, 3 from its helper.
 
     >>> undefined("the ROC curve", "positive", warn=False)
     Traceback (most recent call last):
     ...
     ValueError: the ROC curve is undefined: there are no positive samples (only one class present)
+    >>> undefined("the Brier score", None, warn=False)
+    Traceback (most recent call last):
+    ...
+    ValueError: the Brier score is undefined: every sample weight is zero
     """
-    message = f"{what} is undefined: there are no {missing} samples ({reason})"
+    if missing is None:
+        message = ZERO_WEIGHTS.format(what=what)
+    else:
+        message = MISSING_CLASS.format(what=what, missing=missing)
     if not warn:
         raise ValueError(message)
     warnings.warn(message, UndefinedMetricWarning, stacklevel=stacklevel + 1)
@@ -387,25 +465,29 @@ def need_classes(
     *,
     warn: bool,
     negatives: bool = True,
-    reason: str = "only one class present",
     stacklevel: int = 3,
 ) -> bool:
     """True when the positives (and, with ``negatives=True``, the negatives) carry
-    positive weight; otherwise apply :func:`undefined` (raise, or warn and return False).
+    positive weight; otherwise apply :func:`undefined` (raise, or warn and return False):
+    :data:`ZERO_WEIGHTS` when neither class has weight, else :data:`MISSING_CLASS`.
 
     >>> need_classes(3, 0, "the gain curve", warn=False, negatives=False)
     True
     """
     if m1 > 0 and (m0 > 0 or not negatives):
         return True
-    undefined(
-        what,
-        "positive" if not m1 > 0 else "negative",
-        warn=warn,
-        reason=reason,
-        stacklevel=stacklevel + 1,
-    )
+    if not (m1 > 0 or m0 > 0):
+        missing = None
+    else:
+        missing = "positive" if not m1 > 0 else "negative"
+    undefined(what, missing, warn=warn, stacklevel=stacklevel + 1)
     return False
+
+
+def need_weight(w: np.ndarray | None, what: str) -> None:
+    """A ValueError in the :data:`ZERO_WEIGHTS` wording when every weight is zero."""
+    if w is not None and not w.sum() > 0:
+        undefined(what, None, warn=False)
 
 
 def has_both_classes(y: np.ndarray, w: np.ndarray | None, what: str) -> bool:

@@ -42,6 +42,7 @@ from ._checks import (
     class_totals,
     integer_weights,
     need_classes,
+    need_weight,
 )
 from ._groups import score_groups
 
@@ -153,7 +154,7 @@ def _check_values(values: Any, name: str) -> np.ndarray:
 
 
 def _check_prob(
-    y_true: Any, y_prob: Any, sample_weight: Any, *, scale: bool = True
+    y_true: Any, y_prob: Any, sample_weight: Any, what: str, *, scale: bool = True
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """Labels, probabilities in [0, 1] and weights (None or float64), validated; the
     weights rescaled unless ``scale=False`` (see :func:`course_lib._checks.check_weights`)."""
@@ -162,8 +163,7 @@ def _check_prob(
     if p.min() < 0 or p.max() > 1:
         bad = p.min() if p.min() < 0 else p.max()
         raise ValueError(f"y_prob must hold probabilities in [0, 1]; found {float(bad)!r}")
-    if w is not None and not w.sum() > 0:
-        raise ValueError("sample_weight must not be all zero")
+    need_weight(w, what)
     return y, p, w
 
 
@@ -297,7 +297,7 @@ def calibration_curve(
     """
     n_bins = _check_bins(n_bins, strategy)
     # the counts are sums of the weights as given
-    y, p, w = _check_prob(y_true, y_prob, sample_weight, scale=False)
+    y, p, w = _check_prob(y_true, y_prob, sample_weight, "the reliability curve", scale=False)
     total, sum_y, sum_p, _ = _binned(y, p, w, n_bins, strategy)
     return ReliabilityCurve(sum_y / total, sum_p / total, total)
 
@@ -332,7 +332,7 @@ def brier_score(y_true: Any, y_prob: Any, *, sample_weight: Any = None) -> float
     >>> round(brier_score([1, 0], [0.9, 0.2]), 4)   # (0.1**2 + 0.2**2) / 2
     0.025
     """
-    y, p, w = _check_prob(y_true, y_prob, sample_weight)
+    y, p, w = _check_prob(y_true, y_prob, sample_weight, "the Brier score")
     return float(np.average((p - y) ** 2, weights=w))
 
 
@@ -392,7 +392,7 @@ def brier_decomposition(
     (0.24, 0.24)
     """
     n_bins = _check_bins(n_bins, strategy)
-    y, p, w = _check_prob(y_true, y_prob, sample_weight)
+    y, p, w = _check_prob(y_true, y_prob, sample_weight, "the Brier decomposition")
     total, sum_y, sum_p, ids = _binned(y, p, w, n_bins, strategy)
     weight = float(total.sum())
     f, o = sum_p / total, sum_y / total
@@ -639,8 +639,7 @@ def isotonic_calibration(
     y, s, w = check_binary(y_true, y_score, sample_weight, on_inexact="keep", scale=not exact)
     if exact:
         integer_weights(w)
-    if w is not None and not w.sum() > 0:
-        raise ValueError("sample_weight must not be all zero")
+    need_weight(w, "the isotonic calibration map")
     g = score_groups(y, s, w)
     live = (g.pos + g.neg) > 0
     scores = g.scores[live][::-1]

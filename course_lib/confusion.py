@@ -46,7 +46,13 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ._checks import UndefinedMetricWarning, check_labels, check_weights, scale_weights
+from ._checks import (
+    UndefinedMetricWarning,
+    check_labels,
+    check_weights,
+    scale_weights,
+    undefined,
+)
 
 __all__ = [
     "ClassCounts",
@@ -803,7 +809,7 @@ def log_loss(
         raise ValueError(f"y_prob must be 1-D or 2-D, got an array of shape {prob.shape}")
     w = check_weights(sample_weight, p_true.size)
     if w is not None and w.sum() == 0:
-        raise ValueError("sample_weight sums to zero: the mean log-loss is undefined")
+        undefined("the mean log-loss", None, warn=False)
     with np.errstate(divide="ignore"):
         loss = -np.log(np.clip(p_true, eps, 1.0 - eps))
     return float(np.average(loss, weights=w))

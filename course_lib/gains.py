@@ -35,6 +35,7 @@ from ._checks import (
     class_totals,
     integer_weights,
     need_classes,
+    undefined,
 )
 from ._curves import CurveView
 from ._groups import cumulative_counts, with_origin
@@ -773,7 +774,7 @@ def profit_curve(
     tp, fp, thresholds = with_origin(cumulative_counts(y, s, w))
     selected = tp + fp
     if selected[-1] == 0:
-        raise ValueError("the profit curve is undefined: all sample weights are zero")
+        undefined("the profit curve", None, warn=False)
     profit = r * tp - c * selected
     rate = selected / selected[-1]
     k = int(np.argmax(profit))

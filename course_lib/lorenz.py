@@ -348,9 +348,9 @@ def cap_curve(
         weight = np.ones(s.size) if w is None else w
         c = cumulative_sums(s, t * weight, weight)
     if not c.fp.size or c.fp[-1] == 0:
-        raise ValueError("the CAP curve is undefined: all sample weights are zero")
-    if c.tp[-1] == 0:
-        undefined("the CAP curve", "positive", warn=False, reason="the target sums to zero")
+        undefined("the CAP curve", None, warn=False)
+    if c.tp[-1] == 0:  # no positive (for a real target: it sums to zero)
+        undefined("the CAP curve", "positive", warn=False)
     share, rate, thresholds = with_origin(c)
     return CapCurve(rate / rate[-1], share / share[-1], thresholds)
 
@@ -378,13 +378,9 @@ def _cap_parts(
             _as_exact(t, "targets")
     tf = t.astype(np.float64)
     if (tf.sum() if w is None else np.dot(tf, w)) == 0:
-        undefined(
-            what,
-            "positive",
-            warn=True,
-            reason="the target sums to zero, or all weights are zero",
-            stacklevel=3,
-        )
+        # every weight zero, or no positive (for a real target: it sums to zero)
+        zero = w is not None and not w.sum() > 0
+        undefined(what, None if zero else "positive", warn=True, stacklevel=3)
         return None
     return t, s, w
 

@@ -22,7 +22,6 @@ from ._checks import (
     check_flag,
     integer_weights,
     need_classes,
-    undefined,
 )
 from ._curves import CurveView
 from ._groups import Cumulative, cumulative_counts
@@ -87,8 +86,6 @@ class AchievablePr(NamedTuple):
     precision: np.ndarray
 
 
-# Why a PR quantity is undefined without positives (recall has no denominator).
-_NO_RECALL = "recall has no denominator"
 
 
 def _cumulative(
@@ -103,8 +100,7 @@ def _cumulative(
     is a ratio of them.
     """
     c = cumulative_counts(y, s, w)
-    if not c.m1 > 0:
-        undefined(what, "positive", warn=warn, reason=_NO_RECALL, stacklevel=3)
+    if not need_classes(c.m1, c.m0, what, warn=warn, negatives=False, stacklevel=3):
         return None
     return c
 
@@ -206,10 +202,9 @@ def average_precision(
                 f"{counts.thresholds.size:,}): the exact fraction's denominator grows with "
                 "every point; use exact=False"
             )
-        if not counts.m1 > 0:
-            return undefined(
-                "average precision", "positive", warn=True, reason=_NO_RECALL, stacklevel=2
-            )
+        if not need_classes(counts.m1, counts.m0, "average precision", warn=True,
+                            negatives=False, stacklevel=2):
+            return float("nan")
         return _exact_ap(counts)
     c = _cumulative(y, s, w, "average precision", warn=True)
     if c is None:

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import re
 import uuid
-import warnings
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, NamedTuple
@@ -39,7 +38,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from ._checks import UndefinedMetricWarning
+from ._checks import need_classes
 from .gains import GAINS_TABLE_COLUMNS, GainCurve, LiftCurve
 from .roc import RocCurve
 
@@ -1018,23 +1017,13 @@ def _prepare(
 
 
 def _need(c: SqlChecks, what: str, *, negatives: bool = True) -> None:
-    if c.m1 == 0 or (negatives and c.m0 == 0):
-        missing = "positive" if c.m1 == 0 else "negative"
-        raise ValueError(
-            f"the {what} is undefined: there are no {missing} samples (only one class present)"
-        )
+    """The undefined-case policy of :mod:`course_lib._checks` for a curve: raise."""
+    need_classes(c.m1, c.m0, f"the {what}", warn=False, negatives=negatives)
 
 
 def _one_class(c: SqlChecks, what: str) -> bool:
-    if c.m1 > 0 and c.m0 > 0:
-        return False
-    missing = "positive" if c.m1 == 0 else "negative"
-    warnings.warn(
-        f"{what} is undefined: there are no {missing} samples (only one class present)",
-        UndefinedMetricWarning,
-        stacklevel=3,
-    )
-    return True
+    """The undefined-case policy for a number: warn (True) when a class is missing."""
+    return not need_classes(c.m1, c.m0, what, warn=True, stacklevel=3)
 
 
 def sql_roc_curve(

@@ -406,7 +406,7 @@ def test_binned_validation(func):
         func([0, 1], [0.5, 0.5], n_bins=2.0)
     with pytest.raises(ValueError, match="strategy must be 'uniform', 'quantile' or 'unique'"):
         func([0, 1], [0.5, 0.5], strategy="equal")
-    with pytest.raises(ValueError, match="sample_weight must not be all zero"):
+    with pytest.raises(ValueError, match="is undefined: every sample weight is zero"):
         func([0, 1], [0.5, 0.5], sample_weight=[0, 0])
     with pytest.raises(ValueError, match="y_true must contain only 0 and 1"):
         func([0, 2], [0.5, 0.5])
@@ -443,7 +443,7 @@ def test_isotonic_validation():
         isotonic_calibration([0, 1], [0.1, 0.2], sample_weight=[0.5, 1], exact=True)
     with pytest.raises(ValueError, match="exact must be True or False"):
         isotonic_calibration([0, 1], [0.1, 0.2], exact="yes")
-    with pytest.raises(ValueError, match="sample_weight must not be all zero"):
+    with pytest.raises(ValueError, match="is undefined: every sample weight is zero"):
         isotonic_calibration([0, 1], [0.1, 0.2], sample_weight=[0, 0])
     m = isotonic_calibration([0, 1], [0.1, 0.2])
     with pytest.raises(ValueError, match="y_score contains NaN"):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
+import re
 import warnings
 
 import numpy as np
@@ -17,7 +18,14 @@ import pytest
 from sklearn.isotonic import IsotonicRegression
 
 import course_lib as cl
-from course_lib._checks import SCALE_DEPENDENT, WEIGHT_UNITS
+from course_lib import UndefinedMetricWarning
+from course_lib._checks import (
+    MISSING_CLASS,
+    SCALE_DEPENDENT,
+    UNDEFINED,
+    WEIGHT_UNITS,
+    ZERO_WEIGHTS,
+)
 from course_lib.inference import INTERVAL_COLUMNS
 
 BIG = 2**62
@@ -114,8 +122,8 @@ def test_prg_with_all_zero_weights_is_the_clear_error_of_pr_curve():
     for f in (cl.prg_auc, cl.precision_recall_gain_curve):
         with pytest.raises(ValueError) as error:
             f(y, s, sample_weight=w)
-        assert "is undefined: there are no positive samples" in str(error.value)
-    assert "is undefined: there are no positive samples" in str(pr_error.value)
+        assert str(error.value) == "the PRG curve is undefined: every sample weight is zero"
+    assert str(pr_error.value) == "the PR curve is undefined: every sample weight is zero"
 
 
 def test_interval_coverage_refuses_what_is_not_a_table():
@@ -272,3 +280,118 @@ def test_agreement_and_cost_functions_at_extreme_weights(factor):
         got = cl.auc_cost_weights(y, p, sample_weight=w * factor)
         ref = cl.auc_cost_weights(y, p, sample_weight=w)
         np.testing.assert_allclose(got.weight, ref.weight, rtol=1e-12)
+
+
+# ------------------------------------------------------------- item 3: undefined cases
+ONE_CLASS = {"negative": ([1, 1, 1], [0.1, 0.2, 0.3]), "positive": ([0, 0, 0], [0.1, 0.2, 0.3])}
+PROBE_REQUIRED = {**REQUIRED, "threshold": 0.3, "threshold_a": 0.3, "threshold_b": 0.5,
+                  "q": 0.5, "n_bins": 2}
+LABELLED = sorted(n for n, f in PUBLIC.items()
+                  if list(inspect.signature(f).parameters)[:1] in (["y_true"], ["rater_a"]))
+
+
+def probe(name: str, y, s, w=None, **extra):
+    """``name`` on labels ``y`` and scores ``s`` (predictions for the confusion
+    metrics, a column per class for the multi-class ones), weights ``w``."""
+    f = PUBLIC[name]
+    params = inspect.signature(f).parameters
+    kwargs = {k: v for k, v in PROBE_REQUIRED.items() if k in params}
+    kwargs.update(extra)
+    if w is not None:
+        kwargs["sample_weight"] = w
+    second = list(params)[1]
+    if second in ("y_pred", "rater_b") and s is not None and np.ndim(s) == 1:
+        try:
+            s = (np.asarray(s, dtype=float) > 0.25).astype(int)
+        except (TypeError, ValueError):
+            pass
+    if second in ("score_a",):
+        kwargs["score_b"] = s
+    positional = [kwargs.pop(k) for k in list(params)[2:] if k in kwargs and
+                  params[k].kind is inspect.Parameter.POSITIONAL_OR_KEYWORD]
+    return f(y, s, *positional, **kwargs)
+
+
+def test_the_table_names_public_functions():
+    assert set(UNDEFINED) <= set(PUBLIC)
+    assert {"roc_auc", "roc_curve", "prg_auc", "h_measure", "minimum_loss",
+            "calibration_curve", "log_loss", "profit_curve"} <= set(UNDEFINED)
+
+
+def _expect(name: str, call, missing: str | None):
+    """The behaviour the table gives: the raise or the warning, in its one wording."""
+    action, _ = UNDEFINED[name]
+    what = r".+"
+    wording = (ZERO_WEIGHTS.format(what=what) if missing is None
+               else re.escape(MISSING_CLASS.format(what="@", missing=missing)).replace("@", what))
+    if action == "raise":
+        with pytest.raises(ValueError, match=f"^{wording}$"):
+            call()
+    else:
+        with pytest.warns(UndefinedMetricWarning, match=f"^{wording}$"):
+            result = call()
+        assert all(np.isnan(v).all() for v in flatten(result).values())
+
+
+@pytest.mark.parametrize("name", sorted(UNDEFINED))
+def test_undefined_cases_follow_the_table(name):
+    _, needs = UNDEFINED[name]
+    f = PUBLIC[name]
+    if needs in ("both", "positives"):
+        _expect(name, lambda: probe(name, *ONE_CLASS["positive"]), "positive")
+    if needs == "both":
+        _expect(name, lambda: probe(name, *ONE_CLASS["negative"]), "negative")
+    if "sample_weight" in inspect.signature(f).parameters:
+        _expect(name, lambda: probe(name, [0, 1, 1, 0], [0.1, 0.4, 0.35, 0.8],
+                                    np.zeros(4)), None)
+
+
+def test_functions_outside_the_table_are_defined_on_one_class():
+    """Every other labelled function has a value for one class (the confusion
+    metrics: cell by cell, 0.0 with a warning where a denominator is zero)."""
+    for name in LABELLED:
+        if name in UNDEFINED or name.startswith(("ovr_", "ovo_", "pairwise_")):
+            continue
+        for y, s in ONE_CLASS.values():
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", UndefinedMetricWarning)
+                try:
+                    probe(name, y, s)
+                except ValueError as e:  # only for a reason other than the class
+                    assert "is undefined" not in str(e), name
+
+
+BAD_INPUTS = {
+    "empty": ([], [], None),
+    "one class": ([1, 1, 1], [0.1, 0.2, 0.3], None),
+    "NaN score": ([0, 1, 1, 0], [0.1, np.nan, 0.3, 0.2], None),
+    "inf score": ([0, 1, 1, 0], [0.1, np.inf, 0.3, 0.2], None),
+    "None labels": (None, [0.1, 0.2], None),
+    "None scores": ([0, 1], None, None),
+    "2-D": ([[0, 1], [1, 0]], [[0.1, 0.2], [0.3, 0.4]], None),
+    "mismatched lengths": ([0, 1, 1], [0.1, 0.2], None),
+    "weights of another length": ([0, 1], [0.1, 0.2], [1.0]),
+    "negative weight": ([0, 1], [0.1, 0.2], [1.0, -1.0]),
+    "NaN weight": ([0, 1], [0.1, 0.2], [1.0, np.nan]),
+    "zero weights": ([0, 1], [0.1, 0.2], [0.0, 0.0]),
+    "string labels": (["a", "b"], [0.1, 0.2], None),
+    "string scores": ([0, 1], ["a", "b"], None),
+    "string weights": ([0, 1], [0.1, 0.2], ["a", "b"]),
+}
+ESCAPES = (IndexError, ZeroDivisionError, KeyError, AttributeError)
+
+
+@pytest.mark.parametrize("kind", list(BAD_INPUTS))
+@pytest.mark.parametrize("name", LABELLED)
+def test_no_index_zero_division_key_or_attribute_error_escapes(name, kind):
+    y, s, w = BAD_INPUTS[kind]
+    if w is not None and "sample_weight" not in inspect.signature(PUBLIC[name]).parameters:
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            probe(name, y, s, w)
+        except ESCAPES as e:  # pragma: no cover - the failure this test looks for
+            pytest.fail(f"{name} on {kind}: {type(e).__name__}: {e}")
+        except (ValueError, TypeError):
+            pass
