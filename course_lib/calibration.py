@@ -556,6 +556,16 @@ def platt_scaling(
         h = ww * q * (1 - q)
         hess = np.array([[np.dot(h, x * x), np.dot(h, x)], [np.dot(h, x), h.sum()]])
         step = np.linalg.solve(hess, g)
+        # the Newton decrement g' H^-1 g is twice the decrease the step promises: once
+        # it is below the rounding of the loss, the loss can no longer judge a step
+        # (step halving would try ~34 smaller ones, each a pass over the data), but
+        # the gradient still can: full Newton steps, which converge quadratically here
+        if float(np.dot(g, step)) <= 64 * np.finfo(np.float64).eps * abs(current):
+            moved = np.abs(step).max()
+            theta = theta - step
+            if moved <= 1e-15 * max(1.0, np.abs(theta).max()):
+                break
+            continue
         size = 1.0
         while True:
             trial = theta - size * step
