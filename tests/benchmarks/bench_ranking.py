@@ -133,7 +133,7 @@ def platt(n: int) -> None:
     y = rng.random(n) < 1 / (1 + np.exp(-2 * s))
     t_ours, m = best_time(platt_scaling, y, s, targets="labels")
     t_sk, lr = best_time(LogisticRegression(C=np.inf).fit, s[:, None], y)
-    assert abs(m.a - lr.coef_[0, 0]) < 1e-4 * abs(m.a)
+    assert abs(m.a - lr.coef_[0, 0]) < 1e-3 * abs(m.a)  # lbfgs stops at tol=1e-4
     print(f"{'platt_scaling (n = ' + f'{n:,})':<34s} {t_ours:8.3f} s  "
           f"{t_ours / t_sk:5.2f} x LogisticRegression ({t_sk:.3f} s)")
 
