@@ -8,23 +8,39 @@ Canonical forms
 ---------------
 * labels -> 1-D ``bool`` array (``True`` = positive class, label 1); every value must be
   the number 0 or 1 (or a bool), whatever the array's dtype (object arrays included);
-* scores -> 1-D ``float64`` array of finite values. Integer or long-double scores that
-  float64 cannot hold exactly (int64 beyond ``2**53``, say) would become ties; the
-  functions that only *rank* the scores keep them in their own dtype instead
-  (``on_inexact="keep"``), those that do arithmetic on them refuse them
-  (``on_inexact="raise"``);
+* scores -> ``float64`` array of finite values (1-D, or 2-D for one column per class).
+
+Score policy
+------------
+The exact order of the scores is kept. Integer or long-double scores that float64
+cannot hold exactly (int64 beyond ``2**53``, say) would become ties if cast, so:
+
+* every function that only *ranks* scores (binary, multi-class with
+  ``probabilities=False``, isotonic calibration, partial AUC, the H-measure, the
+  inference functions) validates them with ``on_inexact="keep"`` and sorts and
+  compares them in their own dtype (:func:`check_binary` does by default); its
+  thresholds are then Python ints, never rounded;
+* a function that must compute *with* the values (Platt scaling, the soft AUC)
+  refuses them with ``on_inexact="raise"``: a ValueError that says so;
+* probabilities (calibration curves, Brier score, log-loss, multi-class
+  probabilities) are values in [0, 1], checked as such, and converted;
+* in SQL (:mod:`course_lib.sql`) the score column keeps its type in the engine.
 * weights -> ``None`` or a 1-D ``float64`` array of finite, non-negative values.
 
-One-class policy
-----------------
-A metric that needs both classes (or the positives) either raises (curves: there is
-nothing to draw) or warns with :class:`UndefinedMetricWarning` and returns ``nan``
-(numbers, as scikit-learn does). :func:`undefined` does both, with one message:
-``"<what> is undefined: there are no <class> samples (<reason>)"``.
+Undefined cases
+---------------
+A metric that needs both classes (or the positives, or any weight) either raises
+(curves, maps, fits: there is nothing to draw) or warns with
+:class:`UndefinedMetricWarning` and returns ``nan`` (numbers, as scikit-learn does):
+the table :data:`UNDEFINED` says which, function by function. :func:`undefined` does
+both, with one of two wordings: :data:`MISSING_CLASS` (``"<what> is undefined: there
+are no <class> samples (only one class present)"``) or :data:`ZERO_WEIGHTS`
+(``"<what> is undefined: every sample weight is zero"``).
 """
 
 from __future__ import annotations
 
+import math
 import numbers
 import warnings
 from typing import Any, Literal, overload
@@ -45,7 +61,38 @@ __all__ = [
     "has_both_classes",
     "integer_weights",
     "scale_weights",
+    "check_threshold",
+    "at_or_above",
+    "WEIGHT_UNITS",
+    "SCALE_DEPENDENT",
+    "UNDEFINED",
+    "MISSING_CLASS",
+    "ZERO_WEIGHTS",
+    "need_weight",
 ]
+
+#: Weighted results that are *sums* of weights, by public function: they are returned
+#: in the weights' own units (multiplying the weights by ``k`` multiplies them by
+#: ``k``). A path names a field (``"counts"``), a key of a result's data
+#: (``"rows.tp"``), or the whole result (``""``). Every other weighted result is a
+#: ratio of weights and does not depend on their scale.
+WEIGHT_UNITS: dict[str, tuple[str, ...]] = {
+    "confusion_matrix": ("",),
+    "calibration_curve": ("counts",),
+    "profit_curve": ("profit", "best_profit"),
+    "pairwise_auc": ("weights",),
+    "threshold_explorer": ("totals.m1", "totals.m0", "rows.tp", "rows.fp", "rows.fn",
+                           "rows.tn"),
+}
+
+#: Weighted functions whose result depends on the weights' scale by definition, and why.
+SCALE_DEPENDENT: dict[str, str] = {
+    "platt_scaling": (
+        "with targets='platt' (the default) the smoothed targets (m1 + 1) / (m1 + 2) and "
+        "1 / (m0 + 2) add one pseudo-object per class in units of the weights, as Platt "
+        "(1999) and scikit-learn do; targets='labels' does not depend on the scale"
+    ),
+}
 
 
 class UndefinedMetricWarning(UserWarning):
@@ -55,10 +102,12 @@ class UndefinedMetricWarning(UserWarning):
     """
 
 
-def _as_1d(values: Any, name: str) -> np.ndarray:
+def _as_1d(values: Any, name: str, ndim: int = 1) -> np.ndarray:
+    if values is None:
+        raise ValueError(f"{name} is None; expected an array of {ndim} dimension(s)")
     arr = np.asarray(values)
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be 1-D, got an array of shape {arr.shape}")
+    if arr.ndim != ndim:
+        raise ValueError(f"{name} must be {ndim}-D, got an array of shape {arr.shape}")
     if arr.size == 0:
         raise ValueError(f"{name} is empty")
     return arr
@@ -138,6 +187,7 @@ def check_scores(
     *,
     name: str = "y_score",
     on_inexact: Literal["convert", "keep", "raise"] = "convert",
+    ndim: int = 1,
 ) -> np.ndarray:
     """Return scores as a 1-D float64 array, rejecting NaN and infinite values.
 
@@ -154,6 +204,8 @@ def check_scores(
         computation anyway), ``"keep"`` returns the array in its own dtype (for
         functions that only sort and compare the scores, so they rank exactly), and
         ``"raise"`` refuses them with a ValueError.
+    ndim : int, default 1
+        The number of dimensions required (2 for a score matrix, one column per class).
 
     >>> check_scores([0.5, 1]).tolist()
     [0.5, 1.0]
@@ -164,7 +216,7 @@ def check_scores(
     >>> check_scores(np.array([2**62, 2**62 + 1]), on_inexact="keep").dtype
     dtype('int64')
     """
-    arr = _as_1d(y_score, name)
+    arr = _as_1d(y_score, name, ndim)
     if arr.dtype.kind not in "biuf":
         raise ValueError(f"{name} must be numeric, got dtype {arr.dtype}")
     if not _float64_exact(arr):
@@ -188,11 +240,23 @@ def check_scores(
     return arr
 
 
-def check_weights(sample_weight: Any, n: int) -> np.ndarray | None:
-    """Return ``None`` or weights as a 1-D float64 array of length ``n``.
+def check_weights(sample_weight: Any, n: int, *, scale: bool = True) -> np.ndarray | None:
+    """Return ``None`` or weights as a 1-D float64 array of length ``n``, validated and
+    (by default) rescaled: the one place where weights are checked and scaled.
+
+    Weight policy: every weighted result is a ratio of sums of weights, or a sum of
+    weights itself. With ``scale=True`` (every ratio) the weights come back multiplied
+    by the power of two that brings the largest into [0.5, 1) (:func:`scale_weights`):
+    exact, so every ratio is what the weights as given would give, while no sum or
+    product of them can overflow (weights near 1e300) or underflow (near 1e-300).
+    ``scale=False`` returns them as given, for the results that are sums of weights
+    (a weighted confusion matrix, the counts of a reliability curve, a profit) and for
+    ``exact=True``, which needs the integers themselves.
 
     >>> check_weights(None, 3) is None
     True
+    >>> check_weights([4.0, 2.0], 2).tolist(), check_weights([4.0, 2.0], 2, scale=False).tolist()
+    ([0.5, 0.25], [4.0, 2.0])
     >>> check_weights([1, -1], 2)
     Traceback (most recent call last):
     ...
@@ -210,7 +274,52 @@ def check_weights(sample_weight: Any, n: int) -> np.ndarray | None:
         raise ValueError("sample_weight contains NaN or infinite values")
     if (arr < 0).any():
         raise ValueError(f"sample_weight must be non-negative; found {float(arr[arr < 0].min())!r}")
-    return arr
+    return scale_weights(arr) if scale else arr
+
+
+def check_threshold(value: Any, name: str = "threshold") -> float | int:
+    """A finite threshold: a Python int for an integer (so it compares exactly with
+    integer scores beyond ``2**53``), else a float; ValueError otherwise.
+
+    >>> check_threshold(2**62 + 1)
+    4611686018427387905
+    >>> check_threshold(float("inf"))
+    Traceback (most recent call last):
+    ...
+    ValueError: threshold must be finite, got inf
+    """
+    if isinstance(value, (numbers.Integral, np.integer)) and not isinstance(
+        value, (bool, np.bool_)
+    ):
+        return int(value)
+    try:
+        t = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a number, got {value!r}") from None
+    if not np.isfinite(t):
+        raise ValueError(f"{name} must be finite, got {t!r}")
+    return t
+
+
+def at_or_above(s: np.ndarray, threshold: float | int) -> np.ndarray:
+    """``s >= threshold`` compared exactly, whatever the dtypes (the score policy).
+
+    numpy would compare int64 scores with a float threshold in float64, rounding the
+    scores; for integer scores the threshold becomes the integer ``ceil(threshold)``
+    and is compared as an integer.
+
+    >>> at_or_above(np.array([2**62, 2**62 + 1]), 2**62 + 1).tolist()
+    [False, True]
+    """
+    if s.dtype.kind not in "iu":
+        return s >= threshold
+    t = threshold if isinstance(threshold, int) else math.ceil(threshold)
+    info = np.iinfo(s.dtype)
+    if t > info.max:
+        return np.zeros(s.shape, dtype=bool)
+    if t <= info.min:
+        return np.ones(s.shape, dtype=bool)
+    return s >= s.dtype.type(t)
 
 
 def check_binary(
@@ -219,13 +328,14 @@ def check_binary(
     sample_weight: Any = None,
     *,
     on_inexact: Literal["convert", "keep", "raise"] = "keep",
+    scale: bool = True,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """Validate ``(y_true, y_score, sample_weight)`` together.
 
     Returns ``(y, s, w)`` in canonical form (bool labels, float64 scores, float64
     weights or ``None``). Scores that float64 cannot hold exactly are kept in their
     own dtype by default (every ranking function only sorts and compares them); see
-    :func:`check_scores` for ``on_inexact``.
+    :func:`check_scores` for ``on_inexact`` and :func:`check_weights` for ``scale``.
 
     >>> y, s, w = check_binary([0, 1], [0.2, 0.9])
     >>> y.tolist(), s.tolist(), w
@@ -239,7 +349,7 @@ def check_binary(
     s = check_scores(y_score, on_inexact=on_inexact)
     if y.size != s.size:
         raise ValueError(f"y_true and y_score have different lengths: {y.size} and {s.size}")
-    w = check_weights(sample_weight, y.size)
+    w = check_weights(sample_weight, y.size, scale=scale)
     return y, s, w
 
 
@@ -251,26 +361,97 @@ def class_totals(y: np.ndarray, w: np.ndarray | None) -> tuple[float, float]:
     return float(w[y].sum()), float(w[~y].sum())
 
 
+#: The two wordings of an undefined case: a class is missing, or every weight is zero.
+MISSING_CLASS = "{what} is undefined: there are no {missing} samples (only one class present)"
+ZERO_WEIGHTS = "{what} is undefined: every sample weight is zero"
+
+#: The undefined-case policy, one row per public function whose result needs a class
+#: (or any weight at all): whether it raises a ValueError (curves, maps, fits: there is
+#: nothing to return) or warns with :class:`UndefinedMetricWarning` and returns nan
+#: (numbers, as scikit-learn does; every number of a returned tuple or array is nan),
+#: with :data:`MISSING_CLASS` or :data:`ZERO_WEIGHTS`.
+#: "positives" marks the functions that need only the positives (a gain curve exists
+#: without negatives); "weights" those that need only some weight (a reliability curve,
+#: a Brier score exist with one class). The confusion-matrix metrics are not here:
+#: they are defined cell by cell (0.0 with a warning where a denominator is zero, as
+#: scikit-learn's ``zero_division``). ``tests/test_policy.py`` checks every row.
+UNDEFINED: dict[str, tuple[Literal["raise", "warn"], Literal["both", "positives", "weights"]]] = {
+    # curves, maps and fits: raise
+    "roc_curve": ("raise", "both"),
+    "roc_steps": ("raise", "both"),
+    "roc_point": ("raise", "both"),
+    "randomized_roc_point": ("raise", "both"),
+    "pair_matrix": ("raise", "both"),
+    "hull_pr": ("raise", "both"),
+    "ks_curve": ("raise", "both"),
+    "precision_recall_gain_curve": ("raise", "both"),
+    "prg_auc": ("raise", "both"),
+    "threshold_explorer": ("raise", "both"),
+    "gains_table": ("raise", "both"),
+    "roc_dominates": ("raise", "both"),
+    "pr_dominates": ("raise", "positives"),
+    "platt_scaling": ("raise", "both"),
+    "minimum_loss": ("raise", "both"),
+    "auc_cost_weights": ("raise", "both"),
+    "pr_curve": ("raise", "positives"),
+    "gain_curve": ("raise", "positives"),
+    "lift_curve": ("raise", "positives"),
+    "gain_at": ("raise", "positives"),
+    "lift_at": ("raise", "positives"),
+    "gain_auc": ("raise", "positives"),
+    "cap_curve": ("raise", "positives"),
+    "profit_curve": ("raise", "weights"),
+    "isotonic_calibration": ("raise", "weights"),
+    "calibration_curve": ("raise", "weights"),
+    "brier_score": ("raise", "weights"),
+    "brier_decomposition": ("raise", "weights"),
+    "expected_calibration_error": ("raise", "weights"),
+    "log_loss": ("raise", "weights"),
+    # numbers: warn and return nan
+    "roc_auc": ("warn", "both"),
+    "auc_pairwise": ("warn", "both"),
+    "ks_statistic": ("warn", "both"),
+    "partial_roc_auc": ("warn", "both"),
+    "h_measure": ("warn", "both"),
+    "soft_auc": ("warn", "both"),
+    "soft_auc_gradient": ("warn", "both"),
+    "auc_ci_delong": ("warn", "both"),
+    "auc_ci_bootstrap": ("warn", "both"),
+    "delong_test": ("warn", "both"),
+    "average_precision": ("warn", "positives"),
+    "pr_auc_trapezoid": ("warn", "positives"),
+    "gini_normalized": ("warn", "positives"),
+    "gini_unnormalized": ("warn", "positives"),
+}
+
+
 def undefined(
     what: str,
-    missing: str,
+    missing: str | None,
     *,
     warn: bool,
-    reason: str = "only one class present",
     stacklevel: int = 3,
 ) -> float:
-    """The one-class policy: raise a ValueError, or warn and return ``nan``.
+    """The undefined-case policy: raise a ValueError, or warn and return ``nan``.
 
-    Every message reads ``"<what> is undefined: there are no <missing> samples
-    (<reason>)"``. ``stacklevel`` is the one ``warnings.warn`` would take if it were
-    called where this is called: 2 from a public function, 3 from its helper.
+    The message is :data:`MISSING_CLASS` (``missing`` names the class) or, with
+    ``missing=None``, :data:`ZERO_WEIGHTS`. ``stacklevel`` is the one
+    ``warnings.warn`` would take if it were called where this is called: 2 from a
+    public function, 3 from its helper.
 
     >>> undefined("the ROC curve", "positive", warn=False)
     Traceback (most recent call last):
     ...
     ValueError: the ROC curve is undefined: there are no positive samples (only one class present)
+    >>> undefined("the Brier score", None, warn=False)
+    Traceback (most recent call last):
+    ...
+    ValueError: the Brier score is undefined: every sample weight is zero
     """
-    message = f"{what} is undefined: there are no {missing} samples ({reason})"
+    if missing is None:
+        message = ZERO_WEIGHTS.format(what=what)
+    else:
+        message = MISSING_CLASS.format(what=what, missing=missing)
     if not warn:
         raise ValueError(message)
     warnings.warn(message, UndefinedMetricWarning, stacklevel=stacklevel + 1)
@@ -284,25 +465,29 @@ def need_classes(
     *,
     warn: bool,
     negatives: bool = True,
-    reason: str = "only one class present",
     stacklevel: int = 3,
 ) -> bool:
     """True when the positives (and, with ``negatives=True``, the negatives) carry
-    positive weight; otherwise apply :func:`undefined` (raise, or warn and return False).
+    positive weight; otherwise apply :func:`undefined` (raise, or warn and return False):
+    :data:`ZERO_WEIGHTS` when neither class has weight, else :data:`MISSING_CLASS`.
 
     >>> need_classes(3, 0, "the gain curve", warn=False, negatives=False)
     True
     """
     if m1 > 0 and (m0 > 0 or not negatives):
         return True
-    undefined(
-        what,
-        "positive" if not m1 > 0 else "negative",
-        warn=warn,
-        reason=reason,
-        stacklevel=stacklevel + 1,
-    )
+    if not (m1 > 0 or m0 > 0):
+        missing = None
+    else:
+        missing = "positive" if not m1 > 0 else "negative"
+    undefined(what, missing, warn=warn, stacklevel=stacklevel + 1)
     return False
+
+
+def need_weight(w: np.ndarray | None, what: str) -> None:
+    """A ValueError in the :data:`ZERO_WEIGHTS` wording when every weight is zero."""
+    if w is not None and not w.sum() > 0:
+        undefined(what, None, warn=False)
 
 
 def has_both_classes(y: np.ndarray, w: np.ndarray | None, what: str) -> bool:
@@ -370,7 +555,7 @@ def scale_weights(w: np.ndarray | None) -> np.ndarray | None:
     if w is None:
         return None
     top = float(w.max())
-    if top == 0.0:
+    if not top > 0.0:  # all zero (or empty): nothing to scale
         return w
     exponent = int(np.frexp(top)[1])
     return np.ldexp(w, -exponent) if exponent != 0 else w

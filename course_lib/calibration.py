@@ -20,7 +20,8 @@ Binning rule (every binned function)
 ``strategy="uniform"`` cuts [0, 1] into ``n_bins`` equal intervals; ``"quantile"``
 puts the edges at the quantiles of the probabilities (with weights: the quantiles of
 the data with each row repeated as often as its integer weight says, numpy's default
-"linear" interpolation); ``"unique"`` makes one bin per distinct probability. The bins
+"linear" interpolation, the weights counted in units of the smallest positive weight,
+so that scaling them changes nothing); ``"unique"`` makes one bin per distinct probability. The bins
 are closed on the right: a probability equal to an inner edge belongs to the bin
 *below* it, the first bin is ``[e0, e1]`` and bin ``k`` is ``(e_k, e_{k+1}]``
 (``numpy.searchsorted`` on the inner edges, as scikit-learn 1.9 does). Bins without
@@ -41,6 +42,7 @@ from ._checks import (
     class_totals,
     integer_weights,
     need_classes,
+    need_weight,
 )
 from ._groups import score_groups
 
@@ -110,7 +112,8 @@ class PlattMap(NamedTuple):
 class IsotonicMap(NamedTuple):
     """The step map fitted by :func:`isotonic_calibration`.
 
-    ``thresholds`` are the distinct training scores (with positive weight), increasing;
+    ``thresholds`` are the distinct training scores (with positive weight), increasing
+    (integers that float64 cannot hold keep their dtype, so their order is exact);
     ``values`` the calibrated probability of each (non-decreasing; Fractions in an
     object array when fitted with ``exact=True``). Called on scores it interpolates
     linearly between thresholds and clips outside them, as
@@ -122,8 +125,27 @@ class IsotonicMap(NamedTuple):
     values: np.ndarray
 
     def __call__(self, y_score: Any) -> np.ndarray:
-        s = _check_values(y_score, "y_score")
-        return np.interp(s, self.thresholds, np.asarray(self.values, dtype=np.float64))
+        values = np.asarray(self.values, dtype=np.float64)
+        if self.thresholds.dtype.kind not in "iu":
+            s = _check_values(y_score, "y_score")
+            return np.interp(s, self.thresholds, values)
+        # integer thresholds (kept exact, see check_scores): locate the scores among
+        # them exactly, interpolate with the exact integer distances
+        s = check_scores(y_score, on_inexact="keep")
+        if s.dtype.kind not in "iu":
+            raise ValueError(
+                "this map was fitted on integer scores beyond 2**53; call it on integer "
+                f"scores too (float64 would round them), got dtype {s.dtype}"
+            )
+        t = self.thresholds
+        k = np.clip(np.searchsorted(t, s, side="right") - 1, 0, t.size - 1)
+        out = values[k].copy()
+        inner = (k < t.size - 1) & (s > t[k]) & (s >= t[0])
+        for i in np.flatnonzero(inner).tolist():
+            j = int(k[i])
+            share = (int(s[i]) - int(t[j])) / (int(t[j + 1]) - int(t[j]))
+            out[i] = values[j] + share * (values[j + 1] - values[j])
+        return out
 
 
 # ----------------------------------------------------------------------- validation
@@ -132,16 +154,16 @@ def _check_values(values: Any, name: str) -> np.ndarray:
 
 
 def _check_prob(
-    y_true: Any, y_prob: Any, sample_weight: Any
+    y_true: Any, y_prob: Any, sample_weight: Any, what: str, *, scale: bool = True
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """Labels, probabilities in [0, 1] and weights (None or float64), validated."""
-    y, p, w = check_binary(y_true, y_prob, sample_weight, on_inexact="convert")
+    """Labels, probabilities in [0, 1] and weights (None or float64), validated; the
+    weights rescaled unless ``scale=False`` (see :func:`course_lib._checks.check_weights`)."""
+    y, p, w = check_binary(y_true, y_prob, sample_weight, on_inexact="convert", scale=scale)
     p = p.astype(np.float64, copy=False)
     if p.min() < 0 or p.max() > 1:
         bad = p.min() if p.min() < 0 else p.max()
         raise ValueError(f"y_prob must hold probabilities in [0, 1]; found {float(bad)!r}")
-    if w is not None and not w.sum() > 0:
-        raise ValueError("sample_weight must not be all zero")
+    need_weight(w, what)
     return y, p, w
 
 
@@ -159,7 +181,8 @@ def _check_bins(n_bins: Any, strategy: Any) -> int:
 def _repeated_quantiles(p: np.ndarray, w: np.ndarray | None, n_bins: int) -> np.ndarray:
     """``numpy.percentile`` edges of ``p`` with each row repeated ``w`` times.
 
-    The arithmetic is numpy's "linear" method step by step (virtual index
+    The weights are first divided by the smallest positive one (the edges do not
+    depend on the weights' scale). The arithmetic is numpy's "linear" method step by step (virtual index
     ``(n - 1) q``, its floor, and numpy's two-sided lerp), so with integer weights the
     edges are bit for bit those of the repeated data; fractional weights enter the same
     formula through their cumulative sums.
@@ -169,7 +192,10 @@ def _repeated_quantiles(p: np.ndarray, w: np.ndarray | None, n_bins: int) -> np.
     v = p[order]
     if w is None:
         return np.percentile(p, np.linspace(0.0, 1.0, n_bins + 1) * 100)
-    cum = np.cumsum(w[order])
+    # in units of the smallest positive weight: the same edges for the weights times
+    # any factor (w / w.sum() included), and integer weights with a weight 1 among
+    # them are the repeated rows themselves
+    cum = np.cumsum(w[order] / w[w > 0].min())
     total = cum[-1]
     virtual = (total - 1) * q
     prev = np.floor(virtual)
@@ -270,7 +296,8 @@ def calibration_curve(
     ([0.3333, 1.0], [0.2167, 0.6], [6, 1])
     """
     n_bins = _check_bins(n_bins, strategy)
-    y, p, w = _check_prob(y_true, y_prob, sample_weight)
+    # the counts are sums of the weights as given
+    y, p, w = _check_prob(y_true, y_prob, sample_weight, "the reliability curve", scale=False)
     total, sum_y, sum_p, _ = _binned(y, p, w, n_bins, strategy)
     return ReliabilityCurve(sum_y / total, sum_p / total, total)
 
@@ -305,7 +332,7 @@ def brier_score(y_true: Any, y_prob: Any, *, sample_weight: Any = None) -> float
     >>> round(brier_score([1, 0], [0.9, 0.2]), 4)   # (0.1**2 + 0.2**2) / 2
     0.025
     """
-    y, p, w = _check_prob(y_true, y_prob, sample_weight)
+    y, p, w = _check_prob(y_true, y_prob, sample_weight, "the Brier score")
     return float(np.average((p - y) ** 2, weights=w))
 
 
@@ -365,7 +392,7 @@ def brier_decomposition(
     (0.24, 0.24)
     """
     n_bins = _check_bins(n_bins, strategy)
-    y, p, w = _check_prob(y_true, y_prob, sample_weight)
+    y, p, w = _check_prob(y_true, y_prob, sample_weight, "the Brier decomposition")
     total, sum_y, sum_p, ids = _binned(y, p, w, n_bins, strategy)
     weight = float(total.sum())
     f, o = sum_p / total, sum_y / total
@@ -492,7 +519,9 @@ def platt_scaling(
     """
     if targets not in ("platt", "labels"):
         raise ValueError(f"targets must be 'platt' or 'labels', got {targets!r}")
-    y, s, w = check_binary(y_true, y_score, sample_weight, on_inexact="convert")
+    # the sigmoid computes with the scores: integers float64 cannot hold are refused;
+    # Platt's targets count the classes in the weights' own units (_checks.SCALE_DEPENDENT)
+    y, s, w = check_binary(y_true, y_score, sample_weight, on_inexact="raise", scale=False)
     s = s.astype(np.float64, copy=False)
     m1, m0 = class_totals(y, w)
     need_classes(m1, m0, "Platt scaling", warn=False)
@@ -527,6 +556,16 @@ def platt_scaling(
         h = ww * q * (1 - q)
         hess = np.array([[np.dot(h, x * x), np.dot(h, x)], [np.dot(h, x), h.sum()]])
         step = np.linalg.solve(hess, g)
+        # the Newton decrement g' H^-1 g is twice the decrease the step promises: once
+        # it is below the rounding of the loss, the loss can no longer judge a step
+        # (step halving would try ~34 smaller ones, each a pass over the data), but
+        # the gradient still can: full Newton steps, which converge quadratically here
+        if float(np.dot(g, step)) <= 64 * np.finfo(np.float64).eps * abs(current):
+            moved = np.abs(step).max()
+            theta = theta - step
+            if moved <= 1e-15 * max(1.0, np.abs(theta).max()):
+                break
+            continue
         size = 1.0
         while True:
             trial = theta - size * step
@@ -605,12 +644,12 @@ def isotonic_calibration(
     >>> m([0.25, 0.55, 0.9]).round(4).tolist()
     [0.5, 0.75, 1.0]
     """
-    y, s, w = check_binary(y_true, y_score, sample_weight, on_inexact="convert")
-    s = s.astype(np.float64, copy=False)
-    if check_flag(exact, "exact"):
+    # the map only ranks the scores: integers float64 cannot hold keep their exact order
+    exact = check_flag(exact, "exact")
+    y, s, w = check_binary(y_true, y_score, sample_weight, on_inexact="keep", scale=not exact)
+    if exact:
         integer_weights(w)
-    if w is not None and not w.sum() > 0:
-        raise ValueError("sample_weight must not be all zero")
+    need_weight(w, "the isotonic calibration map")
     g = score_groups(y, s, w)
     live = (g.pos + g.neg) > 0
     scores = g.scores[live][::-1]
@@ -636,4 +675,5 @@ def isotonic_calibration(
     else:
         shares = np.array(bp, dtype=np.float64) / np.array(bt, dtype=np.float64)
         values = np.repeat(shares, bn)
-    return IsotonicMap(scores.astype(np.float64), values)
+    return IsotonicMap(scores if scores.dtype.kind in "iu" else scores.astype(np.float64),
+                       values)

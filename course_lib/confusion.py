@@ -46,7 +46,13 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ._checks import UndefinedMetricWarning, check_labels, check_weights
+from ._checks import (
+    UndefinedMetricWarning,
+    check_labels,
+    check_weights,
+    scale_weights,
+    undefined,
+)
 
 __all__ = [
     "ClassCounts",
@@ -170,11 +176,19 @@ def confusion_matrix(
     >>> confusion_matrix(["a", "b", "c"], ["a", "c", "c"], labels=["c", "b", "a"]).tolist()
     [[1, 0, 0], [1, 0, 0], [0, 0, 1]]
     """
+    return _confusion_matrix(y_true, y_pred, labels, sample_weight, scale=False)
+
+
+def _confusion_matrix(
+    y_true: Any, y_pred: Any, labels: Any, sample_weight: Any, *, scale: bool
+) -> np.ndarray:
+    """:func:`confusion_matrix`, the weights rescaled (exactly) when ``scale``: the
+    matrix of the metrics, which are ratios of its entries."""
     yt = _check_classes(y_true, "y_true")
     yp = _check_classes(y_pred, "y_pred")
     if yt.size != yp.size:
         raise ValueError(f"y_true and y_pred have different lengths: {yt.size} and {yp.size}")
-    w = check_weights(sample_weight, yt.size)
+    w = check_weights(sample_weight, yt.size, scale=scale)
     if labels is None:
         if _kind(yt) != _kind(yp):
             raise ValueError(
@@ -267,7 +281,8 @@ def _resolve(
                 f"average='binary' needs a 2 x 2 matrix, got {m.shape[0]} x {m.shape[1]}; "
                 "use average='macro', 'micro', 'weighted' or None"
             )
-        return m.astype(np.float64)
+        # every metric of a matrix is a ratio of its entries: rescaled exactly
+        return scale_weights(m.astype(np.float64))
     if y_true is None or y_pred is None:
         raise ValueError("pass y_true and y_pred, or matrix=")
     if binary:
@@ -280,8 +295,10 @@ def _resolve(
                 f"average='binary' needs exactly 2 labels, got {len(labels)}; "
                 "use average='macro', 'micro', 'weighted' or None"
             )
-    m = confusion_matrix(y_true, y_pred, labels=labels, sample_weight=sample_weight)
-    return m.astype(np.float64)
+    # every metric of a matrix is a ratio of its entries: rescaled exactly, as weights
+    # are (course_lib._checks.check_weights), so no sum or product of entries overflows
+    m = _confusion_matrix(y_true, y_pred, labels, sample_weight, scale=True)
+    return scale_weights(m.astype(np.float64))
 
 
 # ------------------------------------------------------------------------- ratios
@@ -792,7 +809,7 @@ def log_loss(
         raise ValueError(f"y_prob must be 1-D or 2-D, got an array of shape {prob.shape}")
     w = check_weights(sample_weight, p_true.size)
     if w is not None and w.sum() == 0:
-        raise ValueError("sample_weight sums to zero: the mean log-loss is undefined")
+        undefined("the mean log-loss", None, warn=False)
     with np.errstate(divide="ignore"):
         loss = -np.log(np.clip(p_true, eps, 1.0 - eps))
     return float(np.average(loss, weights=w))

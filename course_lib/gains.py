@@ -35,7 +35,7 @@ from ._checks import (
     class_totals,
     integer_weights,
     need_classes,
-    scale_weights,
+    undefined,
 )
 from ._curves import CurveView
 from ._groups import cumulative_counts, with_origin
@@ -157,6 +157,12 @@ class CampaignProfit(NamedTuple):
 # ----------------------------------------------------------------------------- helpers
 
 
+
+def _threshold(value: Any) -> float | int:
+    """One threshold of a curve: an int stays an int (integer scores beyond ``2**53``
+    are thresholds of their own, see :func:`course_lib._groups.with_origin`)."""
+    return value if isinstance(value, int) else float(value)
+
 def _need_class(count: float, name: str, what: str) -> None:
     """Raise the one-class ValueError when ``count`` (of class ``name``) is zero."""
     if name == "positive":
@@ -179,10 +185,10 @@ def _cumulative(
     The arrays start with the empty selection (``tp = fp = 0``, threshold ``inf``) and
     have one more entry per distinct score (see :func:`course_lib._groups.with_origin`).
     Weights are rescaled exactly (every curve here is a ratio of them) unless
-    ``scale=False`` (exact counts).
+    ``scale=False`` (exact counts); see :func:`course_lib._checks.check_weights`.
     """
-    y, s, w = check_binary(y_true, y_score, sample_weight)
-    c = cumulative_counts(y, s, scale_weights(w) if scale else w)
+    y, s, w = check_binary(y_true, y_score, sample_weight, scale=scale)
+    c = cumulative_counts(y, s, w)
     need_classes(c.m1, c.m0, f"the {what}", warn=False, negatives=need_negatives)
     return with_origin(c)
 
@@ -345,7 +351,7 @@ def ks_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> KsCurve
         thresholds,
         float(scaled_gap[k] / (m1 * m0)),
         float(rate[k]),
-        float(thresholds[k]),
+        _threshold(thresholds[k]),
     )
 
 
@@ -532,7 +538,7 @@ def gain_auc(
     Fraction(2, 3)
     """
     if check_flag(exact, "exact"):
-        y, s, w = check_binary(y_true, y_score, sample_weight)
+        y, s, w = check_binary(y_true, y_score, sample_weight, scale=False)
         w = integer_weights(w)
         tp, fp, _ = _cumulative(y, s, w, "gain curve", need_negatives=False, scale=False)
         tp, fp = tp.astype(np.int64).astype(object), fp.astype(np.int64).astype(object)
@@ -763,16 +769,17 @@ def profit_curve(
     """
     c = _non_negative(cost, "cost")
     r = _non_negative(revenue, "revenue")
-    y, s, w = check_binary(y_true, y_score, sample_weight)
-    tp, fp, thresholds = with_origin(cumulative_counts(y, s, w))  # money: not rescaled
+    # money, in units of the weights: not rescaled
+    y, s, w = check_binary(y_true, y_score, sample_weight, scale=False)
+    tp, fp, thresholds = with_origin(cumulative_counts(y, s, w))
     selected = tp + fp
     if selected[-1] == 0:
-        raise ValueError("the profit curve is undefined: all sample weights are zero")
+        undefined("the profit curve", None, warn=False)
     profit = r * tp - c * selected
     rate = selected / selected[-1]
     k = int(np.argmax(profit))
     return ProfitCurve(
-        rate, profit, thresholds, float(profit[k]), float(rate[k]), float(thresholds[k])
+        rate, profit, thresholds, float(profit[k]), float(rate[k]), _threshold(thresholds[k])
     )
 
 

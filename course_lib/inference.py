@@ -473,6 +473,13 @@ def interval_coverage(intervals: pd.DataFrame, truth: float) -> pd.Series:
         ``("DeLong", "mean width")``, ``("bootstrap", "coverage")``,
         ``("bootstrap", "mean width")``.
 
+    Raises
+    ------
+    TypeError
+        If ``intervals`` is not a DataFrame or ``truth`` not a number.
+    ValueError
+        If ``intervals`` lacks a column of :func:`simulate_intervals`.
+
     Examples
     --------
     >>> t = pd.DataFrame([[0.7, 0.6, 0.8, 0.65, 0.75], [0.9, 0.85, 0.95, 0.8, 1.0]],
@@ -480,6 +487,13 @@ def interval_coverage(intervals: pd.DataFrame, truth: float) -> pd.Series:
     >>> interval_coverage(t, 0.72).round(3).tolist()
     [0.5, 0.15, 0.5, 0.15]
     """
+    if not isinstance(intervals, pd.DataFrame):
+        raise TypeError(
+            "intervals must be a pandas DataFrame (a table of simulate_intervals), got "
+            f"{type(intervals).__name__}"
+        )
+    if isinstance(truth, bool) or not isinstance(truth, (int, float, np.integer, np.floating)):
+        raise TypeError(f"truth must be a number, got {truth!r}")
     missing = [c for c in INTERVAL_COLUMNS[1:] if c not in intervals.columns]
     if missing:
         raise ValueError(f"intervals lacks the columns {missing}; use simulate_intervals")

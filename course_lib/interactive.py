@@ -331,7 +331,8 @@ def threshold_explorer(
     >>> r["tp"], r["fp"], r["fn"], r["tn"], round(r["precision"], 4)
     (2, 1, 1, 3, 0.6667)
     """
-    y, s, w = check_binary(y_true, y_score, sample_weight)
+    # the explorer shows counts (sums of weights): the weights as given
+    y, s, w = check_binary(y_true, y_score, sample_weight, scale=False)
     cost_pair = _check_costs(costs)
     names = _check_curves(curves, cost_pair)
     limit = _check_max_thresholds(max_thresholds)

@@ -44,7 +44,6 @@ from ._checks import (
     check_scores,
     check_weights,
     integer_weights,
-    scale_weights,
     undefined,
 )
 from ._curves import CurveView
@@ -244,13 +243,19 @@ def _check_target(y_true: Any, regression: Any, stacklevel: int) -> np.ndarray:
 
 
 def _validate(
-    y_true: Any, y_score: Any, sample_weight: Any, regression: Any, *, stacklevel: int = 3
+    y_true: Any,
+    y_score: Any,
+    sample_weight: Any,
+    regression: Any,
+    *,
+    stacklevel: int = 3,
+    scale: bool = True,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     t = _check_target(y_true, regression, stacklevel + 1)
     s = check_scores(y_score, on_inexact="keep")
     if t.size != s.size:
         raise ValueError(f"y_true and y_score have different lengths: {t.size} and {s.size}")
-    return t, s, check_weights(sample_weight, s.size)
+    return t, s, check_weights(sample_weight, s.size, scale=scale)
 
 
 def _cap_groups(
@@ -343,9 +348,9 @@ def cap_curve(
         weight = np.ones(s.size) if w is None else w
         c = cumulative_sums(s, t * weight, weight)
     if not c.fp.size or c.fp[-1] == 0:
-        raise ValueError("the CAP curve is undefined: all sample weights are zero")
-    if c.tp[-1] == 0:
-        undefined("the CAP curve", "positive", warn=False, reason="the target sums to zero")
+        undefined("the CAP curve", None, warn=False)
+    if c.tp[-1] == 0:  # no positive (for a real target: it sums to zero)
+        undefined("the CAP curve", "positive", warn=False)
     share, rate, thresholds = with_origin(c)
     return CapCurve(rate / rate[-1], share / share[-1], thresholds)
 
@@ -363,21 +368,19 @@ def _cap_parts(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None] | None:
     """Validated input for the Gini functions, or None (after a warning) if there is
     no positive (no target mass), so the CAP curve is undefined."""
-    t, s, w = _validate(y_true, y_score, sample_weight, regression, stacklevel=4)
-    if check_flag(exact, "exact"):
+    exact = check_flag(exact, "exact")
+    t, s, w = _validate(y_true, y_score, sample_weight, regression, stacklevel=4,
+                        scale=not exact)
+    if exact:
         if w is not None:
             integer_weights(w)
         if t.dtype != bool:
             _as_exact(t, "targets")
     tf = t.astype(np.float64)
     if (tf.sum() if w is None else np.dot(tf, w)) == 0:
-        undefined(
-            what,
-            "positive",
-            warn=True,
-            reason="the target sums to zero, or all weights are zero",
-            stacklevel=3,
-        )
+        # every weight zero, or no positive (for a real target: it sums to zero)
+        zero = w is not None and not w.sum() > 0
+        undefined(what, None if zero else "positive", warn=True, stacklevel=3)
         return None
     return t, s, w
 
@@ -387,10 +390,11 @@ def _numerator_and_total(
 ) -> tuple[Any, Any]:
     """(2 N T times the area between CAP curve and diagonal, 2 N T).
 
-    Float weights are rescaled by a power of two first (exact; the ratios the Gini
-    functions return are unchanged), so that no product overflows or underflows.
+    Float weights come rescaled by a power of two (exact; the ratios the Gini
+    functions return are unchanged: :func:`course_lib._checks.check_weights`), so that
+    no product overflows or underflows.
     """
-    _, weight, mass = _cap_groups(t, s, w if exact else scale_weights(w))
+    _, weight, mass = _cap_groups(t, s, w)
     if exact:
         weight, mass = _as_exact(weight, "weights"), _as_exact(mass, "targets")
     return _area_numerator(weight, mass), 2 * weight.sum() * mass.sum()

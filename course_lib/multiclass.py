@@ -48,7 +48,7 @@ from typing import Any, Literal, NamedTuple, overload
 import numpy as np
 import pandas as pd
 
-from ._checks import check_flag, check_weights, integer_weights
+from ._checks import check_flag, check_scores, check_weights, integer_weights, scale_weights
 from .confusion import _check_classes
 from .roc import RocCurve, roc_auc, roc_curve
 
@@ -136,13 +136,18 @@ def _prepare(
     c = len(lab)
     if c < 2:
         raise ValueError(f"a multi-class AUC needs at least 2 classes; got {c}: {lab}")
-    s = np.asarray(y_score)
-    if s.ndim != 2:
+    if np.ndim(y_score) != 2:
         raise ValueError(
-            f"y_score must be 2-D, one column per class; got an array of shape {s.shape}"
+            "y_score must be 2-D, one column per class; got an array of shape "
+            f"{np.shape(y_score)}"
         )
-    if s.dtype.kind not in "biuf":
-        raise ValueError(f"y_score must be numeric, got dtype {s.dtype}")
+    s = check_scores(
+        y_score,
+        ndim=2,
+        # probabilities are computed with (their rows must sum to 1); other scores are
+        # only ranked, so integers float64 cannot hold keep their dtype and exact order
+        on_inexact="convert" if probabilities else "keep",
+    )
     if s.shape[0] != y.size:
         raise ValueError(
             f"y_true and y_score have different lengths: {y.size} and {s.shape[0]}"
@@ -151,25 +156,22 @@ def _prepare(
         raise ValueError(
             f"y_score has {s.shape[1]} columns, but there are {c} classes: {lab}"
         )
-    s = s.astype(np.float64)  # a copy: the caller's array is never touched
-    if not np.isfinite(s).all():
-        raise ValueError(
-            f"y_score contains NaN or infinite values ({int((~np.isfinite(s)).sum())} "
-            f"of {s.size})"
-        )
     codes = pd.Index(lab, dtype=object).get_indexer(
         pd.Index([v.item() if isinstance(v, np.generic) else v for v in y.tolist()],
                  dtype=object))
     if (codes < 0).any():
         missing = list(dict.fromkeys(y[codes < 0].tolist()))[:5]
         raise ValueError(f"y_true contains values not in labels: {missing}")
-    w = check_weights(sample_weight, y.size)
+    # the class totals are returned (PairwiseAuc.weights): in the weights' own units;
+    # the areas are ratios, computed from the weights rescaled (exactly)
+    given = check_weights(sample_weight, y.size, scale=False)
+    w = given if exact else scale_weights(given)
     if exact:
-        wi = integer_weights(w)
+        wi = integer_weights(given)
         totals = np.bincount(codes, weights=wi, minlength=c).astype(np.int64) if (
             wi is not None) else np.bincount(codes, minlength=c)
     else:
-        totals = np.bincount(codes, weights=w, minlength=c) if w is not None else (
+        totals = np.bincount(codes, weights=given, minlength=c) if given is not None else (
             np.bincount(codes, minlength=c))
     empty = np.flatnonzero(totals == 0)
     if empty.size:

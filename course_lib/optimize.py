@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 from scipy.stats import rankdata
 
-from ._checks import check_binary, check_scores, has_both_classes, scale_weights
+from ._checks import check_binary, check_scores, has_both_classes
 
 __all__ = ["soft_auc", "soft_auc_gradient", "rank_average"]
 
@@ -63,11 +63,12 @@ def _classes(y_true: Any, y_score: Any, sample_weight: Any):
     """Validated scores and weights of each class: ``(pos, neg, wp, wn, y, w)``.
 
     The sigmoid needs score differences in float64, so scores that float64 cannot hold
-    exactly are refused. Weights are rescaled by a power of two (exact: both functions
-    are ratios of them), so that no product of weights overflows or underflows.
+    exactly are refused. Weights come rescaled by a power of two (exact: both functions
+    are ratios of them; :func:`course_lib._checks.check_weights`), so that no product
+    of weights overflows or underflows.
     """
     y, s, w = check_binary(y_true, y_score, sample_weight, on_inexact="raise")
-    wy = np.ones(y.size) if w is None else scale_weights(w)
+    wy = np.ones(y.size) if w is None else w
     return s[y], s[~y], wy[y], wy[~y], y, w
 
 
@@ -253,7 +254,7 @@ def rank_average(scores: Any, *, weights: Any = None) -> np.ndarray:
         rows = list(scores)
     if not rows:
         raise ValueError("scores is empty: give at least one scorer")
-    checked = [check_scores(r, name=f"scores[{k}]") for k, r in enumerate(rows)]
+    checked = [check_scores(r, name=f"scores[{k}]", on_inexact="keep") for k, r in enumerate(rows)]
     n = checked[0].size
     for k, r in enumerate(checked):
         if r.size != n:

@@ -51,6 +51,7 @@ from ._checks import (
     class_totals,
     has_both_classes,
     integer_weights,
+    need_classes,
 )
 from ._curves import read_line
 from ._groups import cumulative_counts, with_origin
@@ -228,8 +229,9 @@ def partial_roc_auc(
     """
     axis, a, b = _check_range(max_fpr, fpr_range, tpr_range)
     std = _check_standardized(standardized)
-    y, s, w = check_binary(y_true, y_score, sample_weight)
-    if check_flag(exact, "exact"):
+    exact = check_flag(exact, "exact")
+    y, s, w = check_binary(y_true, y_score, sample_weight, scale=not exact)
+    if exact:
         w = integer_weights(w)
     if not has_both_classes(y, w, "the partial ROC AUC"):
         return float("nan")
@@ -442,9 +444,7 @@ def minimum_loss(
     c = np.asarray(cost, dtype=np.float64)
     if not (np.isfinite(c).all() and (c >= 0).all() and (c <= 1).all()):
         raise ValueError(f"cost must lie in [0, 1], got {cost!r}")
-    m1, m0 = class_totals(y, w)
-    if not (m1 > 0 and m0 > 0):
-        raise ValueError("the minimum loss is undefined: both classes must be present")
+    need_classes(*class_totals(y, w), "the minimum loss", warn=False, stacklevel=2)
     hull = _hull_and_breaks(y, s, w)
     # vertex k is optimal where breaks[k] <= c <= breaks[k - 1]: k = #{breaks > c}
     k = np.searchsorted(-hull.breaks, -c, side="left")
@@ -496,9 +496,7 @@ def auc_cost_weights(y_true: Any, y_score: Any, *, sample_weight: Any = None) ->
     0.833333333333
     """
     y, s, w = check_binary(y_true, y_score, sample_weight)
-    m1, m0 = class_totals(y, w)
-    if not (m1 > 0 and m0 > 0):
-        raise ValueError("the AUC's cost weights are undefined: both classes must be present")
+    need_classes(*class_totals(y, w), "the AUC's cost weighting", warn=False, stacklevel=2)
     hull = _hull_and_breaks(y, s, w)
     pi1 = hull.pi1
     weight = (1 - pi1) * np.diff(hull.fpr) + pi1 * np.diff(hull.tpr)

@@ -22,8 +22,6 @@ from ._checks import (
     check_flag,
     integer_weights,
     need_classes,
-    scale_weights,
-    undefined,
 )
 from ._curves import CurveView
 from ._groups import Cumulative, cumulative_counts
@@ -88,8 +86,6 @@ class AchievablePr(NamedTuple):
     precision: np.ndarray
 
 
-# Why a PR quantity is undefined without positives (recall has no denominator).
-_NO_RECALL = "recall has no denominator"
 
 
 def _cumulative(
@@ -99,12 +95,12 @@ def _cumulative(
     positive weight; ``warn=False`` raises instead.
 
     Inputs are validated. Groups of only zero-weight objects are dropped (they add no
-    point), so every cumulative ``TP + FP`` is positive. Weights are rescaled (exactly,
-    by a power of two), as every PR quantity is a ratio of them.
+    point), so every cumulative ``TP + FP`` is positive. Weights come rescaled (exactly,
+    by a power of two: :func:`course_lib._checks.check_weights`), as every PR quantity
+    is a ratio of them.
     """
-    c = cumulative_counts(y, s, scale_weights(w))
-    if not c.m1 > 0:
-        undefined(what, "positive", warn=warn, reason=_NO_RECALL, stacklevel=3)
+    c = cumulative_counts(y, s, w)
+    if not need_classes(c.m1, c.m0, what, warn=warn, negatives=False, stacklevel=3):
         return None
     return c
 
@@ -195,8 +191,9 @@ def average_precision(
     >>> round(average_precision(y, b), 4)
     0.7556
     """
-    y, s, w = check_binary(y_true, y_score, sample_weight)
-    if check_flag(exact, "exact"):
+    exact = check_flag(exact, "exact")
+    y, s, w = check_binary(y_true, y_score, sample_weight, scale=not exact)
+    if exact:
         integer_weights(w)  # raises on fractional weights or too large a total
         counts = cumulative_counts(y, s, w)
         if counts.thresholds.size > EXACT_AP_LIMIT:
@@ -205,10 +202,9 @@ def average_precision(
                 f"{counts.thresholds.size:,}): the exact fraction's denominator grows with "
                 "every point; use exact=False"
             )
-        if not counts.m1 > 0:
-            return undefined(
-                "average precision", "positive", warn=True, reason=_NO_RECALL, stacklevel=2
-            )
+        if not need_classes(counts.m1, counts.m0, "average precision", warn=True,
+                            negatives=False, stacklevel=2):
+            return float("nan")
         return _exact_ap(counts)
     c = _cumulative(y, s, w, "average precision", warn=True)
     if c is None:
@@ -591,8 +587,8 @@ def precision_recall_gain_curve(
     [1.0, 1.0, 0.5, 0.3333, 0.0]
     """
     y, s, w = check_binary(y_true, y_score, sample_weight)
-    c = cumulative_counts(y, s, scale_weights(w))
-    m1, m0 = float(c.m1), float(c.fp[-1])
+    c = cumulative_counts(y, s, w)
+    m1, m0 = float(c.m1), float(c.m0)
     need_classes(m1, m0, "the PRG curve", warn=False)
     tp = np.r_[0.0, c.tp]
     fp = np.r_[0.0, c.fp]

@@ -27,15 +27,16 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ._checks import (
+    at_or_above,
     check_binary,
     check_flag,
     check_scores,
     check_seed,
+    check_threshold,
     class_totals,
     has_both_classes,
     integer_weights,
     need_classes,
-    scale_weights,
 )
 from ._curves import CurveView
 from ._groups import cumulative_counts, with_origin
@@ -239,10 +240,7 @@ def roc_point(y_true: Any, y_score: Any, threshold: float) -> tuple[Fraction, Fr
     """
     y, s, _ = check_binary(y_true, y_score)
     _need_both_classes(y)
-    t = float(threshold)
-    if not np.isfinite(t):
-        raise ValueError(f"threshold must be finite, got {t!r}")
-    called = s >= t
+    called = at_or_above(s, check_threshold(threshold))
     m1 = int(np.count_nonzero(y))
     tp = int(np.count_nonzero(called & y))
     fp = int(np.count_nonzero(called & ~y))
@@ -281,7 +279,7 @@ def roc_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> RocCur
     """
     y, s, w = check_binary(y_true, y_score, sample_weight)
     _need_both_classes(y, w)
-    tps, fps, thresholds = with_origin(cumulative_counts(y, s, scale_weights(w)))
+    tps, fps, thresholds = with_origin(cumulative_counts(y, s, w))
     return RocCurve(fps / fps[-1], tps / tps[-1], thresholds)
 
 
@@ -337,8 +335,9 @@ def roc_auc(
     >>> round(roc_auc(y, b), 4)
     0.7917
     """
-    y, s, w = check_binary(y_true, y_score, sample_weight)
-    if check_flag(exact, "exact"):
+    exact = check_flag(exact, "exact")
+    y, s, w = check_binary(y_true, y_score, sample_weight, scale=not exact)
+    if exact:
         integer_weights(w)  # raises on fractional weights or too large a total
     if not has_both_classes(y, w, "ROC AUC"):
         return float("nan")
@@ -349,7 +348,7 @@ def roc_auc(
         denominator = 2 * int(pos.sum()) * int(neg.sum())
         numerator = _twice_u(pos, neg)
         return Fraction(numerator, denominator) if exact else numerator / denominator
-    c = cumulative_counts(y, s, scale_weights(w))
+    c = cumulative_counts(y, s, w)
     above = c.tp - c.pos
     area = float(np.dot(c.neg, above + 0.5 * c.pos))
     return area / (float(c.pos.sum()) * float(c.neg.sum()))
@@ -611,15 +610,10 @@ def _as_probability(q: Any) -> Fraction:
     return value
 
 
-def _two_thresholds(threshold_a: Any, threshold_b: Any) -> list[float]:
-    """The two thresholds of a randomized rule as floats; ValueError unless finite."""
-    cuts = []
-    for name, t in (("threshold_a", threshold_a), ("threshold_b", threshold_b)):
-        value = float(t)
-        if not np.isfinite(value):
-            raise ValueError(f"{name} must be finite, got {t!r}")
-        cuts.append(value)
-    return cuts
+def _two_thresholds(threshold_a: Any, threshold_b: Any) -> list[float | int]:
+    """The two thresholds of a randomized rule (see :func:`check_threshold`)."""
+    return [check_threshold(threshold_a, "threshold_a"),
+            check_threshold(threshold_b, "threshold_b")]
 
 
 def randomized_roc_point(
@@ -663,8 +657,8 @@ def randomized_roc_point(
     _need_both_classes(y)
     cuts = _two_thresholds(threshold_a, threshold_b)
     p = _as_probability(q)
-    called_a = s >= cuts[0]
-    called_b = s >= cuts[1]
+    called_a = at_or_above(s, cuts[0])
+    called_b = at_or_above(s, cuts[1])
     m1 = int(np.count_nonzero(y))
     m0 = y.size - m1
     # per object: chance of being called positive is p (a only), 1 - p (b only), 1, 0
@@ -711,12 +705,12 @@ def randomized_rule(
     >>> randomized_rule([0.6, 0.5, 0.3], 0.55, 0.2, q=1.0, rng=0).tolist()
     [True, False, False]
     """
-    s = check_scores(y_score)
+    s = check_scores(y_score, on_inexact="keep")
     cuts = _two_thresholds(threshold_a, threshold_b)
     p = float(_as_probability(q))
     generator = check_seed(rng, "rng")
     use_a = generator.random(s.size) < p
-    return np.where(use_a, s >= cuts[0], s >= cuts[1])
+    return np.where(use_a, at_or_above(s, cuts[0]), at_or_above(s, cuts[1]))
 
 
 def iso_performance_optimum(fpr: Any, tpr: Any, *, slope: float) -> RocOptimum:

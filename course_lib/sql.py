@@ -41,7 +41,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from ._checks import UndefinedMetricWarning
+from ._checks import need_classes
 from .gains import GAINS_TABLE_COLUMNS, GainCurve, LiftCurve
 from .roc import RocCurve
 
@@ -188,20 +188,47 @@ def _check_column_name(name: Any, what: str) -> str:
     return name
 
 
-def _query_structure(query: str) -> None:
+def _closing_quote(query: str, i: int, backslash: bool) -> int:
+    """Index of the quote that ends the literal opened at ``query[i]``, or -1.
+
+    A doubled quote stays inside the literal; with ``backslash`` (Spark's string
+    literals) a backslash escapes the character after it, so ``'\\''`` is one
+    literal holding a quote, as Spark reads it.
+    """
+    c, j, n = query[i], i + 1, len(query)
+    while j < n:
+        if backslash and query[j] == "\\":
+            j += 2
+            continue
+        if query[j] == c:
+            if j + 1 < n and query[j + 1] == c:  # doubled quote
+                j += 2
+                continue
+            return j
+        j += 1
+    return -1
+
+
+def _query_structure(query: str, dialect: Dialect | None = None) -> None:
     """Reject a query that could end the subquery it is placed in.
 
     Outside string literals, quoted identifiers and comments there must be no ``;``
     and no ``)`` closing more than was opened: either would let the text run a second
-    statement or change the query around it.
+    statement or change the query around it. Literals are read as the engine reads
+    them: on Spark a backslash escapes the next character of a string literal (``'``
+    or ``"``), on DuckDB it is an ordinary character. Without a dialect the query must
+    pass both readings.
     """
+    if dialect is None:
+        for d in _DIALECTS.values():
+            _query_structure(query, d)
+        return
+    backslash = dialect.name == "spark"
     depth, i, n = 0, 0, len(query)
     while i < n:
         c = query[i]
         if c in "'\"`":
-            end = query.find(c, i + 1)
-            while end != -1 and end + 1 < n and query[end + 1] == c:  # doubled quote
-                end = query.find(c, end + 2)
+            end = _closing_quote(query, i, backslash and c != "`")
             if end == -1:
                 raise ValueError(f"the query has an unterminated {c}...{c}: {query!r}")
             i = end + 1
@@ -234,7 +261,7 @@ def _source_sql(source: Any, d: Dialect) -> str:
     if not isinstance(source, str) or not source.strip():
         raise ValueError(f"source must be a table name or a SELECT query, got {source!r}")
     if _QUERY_START.match(source):
-        _query_structure(source)
+        _query_structure(source, d)
         # new lines, so that a trailing '--' comment cannot swallow the parenthesis
         return f"(\n{source}\n) AS src_"
     parts = source.split(".")
@@ -334,8 +361,13 @@ _CUMULATIVE = "OVER (ORDER BY s DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURREN
 
 
 def _rows(r: Relation, exact_weights: bool) -> str:
-    """The source reduced to y (0/1), s (finite double, -0.0 as 0.0) and w."""
-    cols = [f"CAST({r.label} AS INTEGER) AS y", f"CAST({r.score} AS DOUBLE) + 0.0 AS s"]
+    """The source reduced to y (0/1), s (the score in its own type, -0.0 as 0.0) and w.
+
+    The score keeps its column's type (``+ 0`` changes no type: BIGINT stays BIGINT,
+    DOUBLE stays DOUBLE, and turns -0.0 into 0.0), so integers that a DOUBLE cannot
+    hold (``2**62 + k``) are grouped and ordered exactly, as :func:`course_lib.roc_auc`
+    orders them (the score policy of :mod:`course_lib._checks`)."""
+    cols = [f"CAST({r.label} AS INTEGER) AS y", f"{r.score} + 0 AS s"]
     if r.weight is not None:
         wtype = "BIGINT" if exact_weights else "DOUBLE"
         cols.append(f"CAST({r.weight} AS {wtype}) AS w")
@@ -346,6 +378,13 @@ def _group_columns(r: Relation) -> str:
     if r.weight is None:
         return "SUM(y) AS pos, COUNT(*) - SUM(y) AS neg"
     return "SUM(y * w) AS pos, SUM((1 - y) * w) AS neg"
+
+
+# The class totals are the running sums at the lowest score, not sums of their own:
+# with float weights another order of addition could differ in the last bit, and the
+# last vertex would then not be exactly (1, 1) nor its KS gap exactly 0 (as the
+# curves of course_lib take them from the same running sums).
+_TOTALS = "SELECT tp AS m1, fp AS m0 FROM cum_ ORDER BY s ASC LIMIT 1"
 
 
 def _groups(r: Relation, exact_weights: bool = False, *, keep_empty: bool = False) -> str:
@@ -361,7 +400,7 @@ def _groups(r: Relation, exact_weights: bool = False, *, keep_empty: bool = Fals
         return (
             f"WITH cum_ AS (SELECT s, {cols} FROM {r.source}{where}),\n"
             "groups_ AS (SELECT s, pos, neg FROM cum_),\n"
-            "tot_ AS (SELECT SUM(pos) AS m1, SUM(neg) AS m0 FROM groups_)"
+            f"tot_ AS ({_TOTALS})"
         )
     # objects of zero weight add no vertex
     having = "" if r.weight is None or keep_empty else " HAVING SUM(w) > 0"
@@ -370,7 +409,7 @@ def _groups(r: Relation, exact_weights: bool = False, *, keep_empty: bool = Fals
         f"groups_ AS (SELECT s, {_group_columns(r)} FROM rows_ GROUP BY s{having}),\n"
         f"cum_ AS (SELECT s, pos, neg, SUM(pos) {_CUMULATIVE} AS tp, "
         f"SUM(neg) {_CUMULATIVE} AS fp FROM groups_),\n"
-        "tot_ AS (SELECT SUM(pos) AS m1, SUM(neg) AS m0 FROM groups_)"
+        f"tot_ AS ({_TOTALS})"
     )
 
 
@@ -913,7 +952,7 @@ def _relation_on(run: Any, source: str, label: str, score: str, weight: str | No
         raise ValueError(f"source must be a table name or a SELECT query, got {source!r}")
     query = None
     if _QUERY_START.match(source):
-        _query_structure(source)
+        _query_structure(source, d)
         run.check_query(source)
         query = source
     src = _source_sql(source, d)
@@ -931,6 +970,25 @@ def _relation_on(run: Any, source: str, label: str, score: str, weight: str | No
     return r
 
 
+def _scores(values: list) -> np.ndarray:
+    """Fetched scores as :func:`course_lib.roc_curve` gives thresholds: float64, or
+    Python ints in an object array when float64 cannot hold them (BIGINT ``2**62 + k``),
+    so that no threshold is rounded; ``inf`` first, for the empty selection."""
+    if any(isinstance(v, int) and not -(2**53) <= v <= 2**53 for v in values):
+        out = np.empty(len(values) + 1, dtype=object)
+        out[0] = np.inf
+        out[1:] = [int(v) for v in values]
+        return out
+    return np.array([np.inf] + [float(v) for v in values])
+
+
+def _score(value: Any) -> float | int:
+    """One fetched score: a Python int when float64 cannot hold it, else a float."""
+    if isinstance(value, int) and not -(2**53) <= value <= 2**53:
+        return value
+    return float(value)
+
+
 def _int(value: Any) -> int:
     if isinstance(value, Decimal):
         if value != value.to_integral_value():
@@ -945,6 +1003,20 @@ def sql_checks(
     """Validate the data in the engine: raise ValueError on a bad label, score or weight.
 
     Returns the counts of :func:`checks_sql`.
+
+    Parameters
+    ----------
+    run : DuckDBRunner or SparkRunner
+        The engine that runs the SQL.
+    source : str
+        A table name or one SELECT query (see :func:`relation`).
+    label : str
+        Column of 0/1 (or boolean) labels.
+    score : str
+        Column of scores, numeric; it keeps its type in the engine, so integers are
+        ranked exactly (BIGINT ``2**62 + k`` included).
+    weight : str, optional
+        Column of non-negative sample weights; none by default.
 
     Examples
     --------
@@ -1002,23 +1074,13 @@ def _prepare(
 
 
 def _need(c: SqlChecks, what: str, *, negatives: bool = True) -> None:
-    if c.m1 == 0 or (negatives and c.m0 == 0):
-        missing = "positive" if c.m1 == 0 else "negative"
-        raise ValueError(
-            f"the {what} is undefined: there are no {missing} samples (only one class present)"
-        )
+    """The undefined-case policy of :mod:`course_lib._checks` for a curve: raise."""
+    need_classes(c.m1, c.m0, f"the {what}", warn=False, negatives=negatives)
 
 
 def _one_class(c: SqlChecks, what: str) -> bool:
-    if c.m1 > 0 and c.m0 > 0:
-        return False
-    missing = "positive" if c.m1 == 0 else "negative"
-    warnings.warn(
-        f"{what} is undefined: there are no {missing} samples (only one class present)",
-        UndefinedMetricWarning,
-        stacklevel=3,
-    )
-    return True
+    """The undefined-case policy for a number: warn (True) when a class is missing."""
+    return not need_classes(c.m1, c.m0, what, warn=True, stacklevel=3)
 
 
 def sql_roc_curve(
@@ -1029,10 +1091,16 @@ def sql_roc_curve(
     Parameters
     ----------
     run : DuckDBRunner or SparkRunner
+        The engine that runs the SQL.
     source : str
         A table name or one SELECT query (see :func:`relation`).
-    label, score, weight : str
-        Column names (``weight`` optional).
+    label : str
+        Column of 0/1 (or boolean) labels.
+    score : str
+        Column of scores, numeric; it keeps its type in the engine, so integers are
+        ranked exactly (BIGINT ``2**62 + k`` included).
+    weight : str, optional
+        Column of non-negative sample weights; none by default.
 
     Returns
     -------
@@ -1057,7 +1125,7 @@ def sql_roc_curve(
     rows = run.fetch(roc_points_sql(r, exact_weights=ew))
     fpr = np.array([0.0] + [float(row[5]) for row in rows])
     tpr = np.array([0.0] + [float(row[6]) for row in rows])
-    thresholds = np.array([np.inf] + [float(row[0]) for row in rows])
+    thresholds = _scores([row[0] for row in rows])
     return RocCurve(fpr, tpr, thresholds)
 
 
@@ -1104,6 +1172,23 @@ def sql_roc_auc(
     integer summed in the engine's exact type, so the result is exact: a
     :class:`~fractions.Fraction` with ``exact=True``, else the correctly rounded float.
 
+    Parameters
+    ----------
+    run : DuckDBRunner or SparkRunner
+        The engine that runs the SQL.
+    source : str
+        A table name or one SELECT query (see :func:`relation`).
+    label : str
+        Column of 0/1 (or boolean) labels.
+    score : str
+        Column of scores, numeric; it keeps its type in the engine, so integers are
+        ranked exactly (BIGINT ``2**62 + k`` included).
+    weight : str, optional
+        Column of non-negative sample weights; none by default.
+    exact : bool, default False
+        Return the result as a :class:`fractions.Fraction` (needs no weights or
+        integer weights).
+
     Returns
     -------
     float or Fraction
@@ -1133,6 +1218,23 @@ def sql_gini(
 ) -> float | Fraction:
     """The Gini coefficient ``2 AUC - 1`` (:func:`course_lib.gini_normalized` for labels).
 
+    Parameters
+    ----------
+    run : DuckDBRunner or SparkRunner
+        The engine that runs the SQL.
+    source : str
+        A table name or one SELECT query (see :func:`relation`).
+    label : str
+        Column of 0/1 (or boolean) labels.
+    score : str
+        Column of scores, numeric; it keeps its type in the engine, so integers are
+        ranked exactly (BIGINT ``2**62 + k`` included).
+    weight : str, optional
+        Column of non-negative sample weights; none by default.
+    exact : bool, default False
+        Return the result as a :class:`fractions.Fraction` (needs no weights or
+        integer weights).
+
     >>> run = DuckDBRunner()
     >>> q = ("SELECT * FROM (VALUES (0, 0.5), (0, 0.1), (0, 0.2), (1, 0.6), (1, 0.2), "
     ...      "(1, 0.3), (0, 0.0)) v(y, s)")
@@ -1161,6 +1263,23 @@ def sql_ks(
     integer weights). With one class missing: ``nan`` and an
     :class:`UndefinedMetricWarning`, as :func:`course_lib.ks_statistic`.
 
+    Parameters
+    ----------
+    run : DuckDBRunner or SparkRunner
+        The engine that runs the SQL.
+    source : str
+        A table name or one SELECT query (see :func:`relation`).
+    label : str
+        Column of 0/1 (or boolean) labels.
+    score : str
+        Column of scores, numeric; it keeps its type in the engine, so integers are
+        ranked exactly (BIGINT ``2**62 + k`` included).
+    weight : str, optional
+        Column of non-negative sample weights; none by default.
+    exact : bool, default False
+        Return the result as a :class:`fractions.Fraction` (needs no weights or
+        integer weights).
+
     Examples
     --------
     >>> run = DuckDBRunner()
@@ -1185,13 +1304,27 @@ def _ks_row(rows: list[tuple], integral: bool, exact: bool) -> SqlKs:
         value: float | Fraction = f if exact else float(f)
     else:
         value = float(gap) / (float(m1) * float(m0))
-    return SqlKs(value, float(thr), float(rate))
+    return SqlKs(value, _score(thr), float(rate))
 
 
 def sql_gain_curve(
     run: Any, source: str, *, label: str, score: str, weight: str | None = None
 ) -> GainCurve:
     """The gain curve computed in the engine, as :func:`course_lib.gain_curve`.
+
+    Parameters
+    ----------
+    run : DuckDBRunner or SparkRunner
+        The engine that runs the SQL.
+    source : str
+        A table name or one SELECT query (see :func:`relation`).
+    label : str
+        Column of 0/1 (or boolean) labels.
+    score : str
+        Column of scores, numeric; it keeps its type in the engine, so integers are
+        ranked exactly (BIGINT ``2**62 + k`` included).
+    weight : str, optional
+        Column of non-negative sample weights; none by default.
 
     >>> run = DuckDBRunner()
     >>> q = ("SELECT * FROM (VALUES (0, 0.5), (0, 0.1), (0, 0.2), (1, 0.6), (1, 0.2), "
@@ -1204,7 +1337,7 @@ def sql_gain_curve(
     rows = run.fetch(gain_curve_sql(r, exact_weights=ew))
     rate = np.array([0.0] + [float(row[3]) for row in rows])
     tpr = np.array([0.0] + [float(row[4]) for row in rows])
-    thresholds = np.array([np.inf] + [float(row[0]) for row in rows])
+    thresholds = _scores([row[0] for row in rows])
     return GainCurve(rate, tpr, thresholds)
 
 
@@ -1213,6 +1346,20 @@ def sql_lift_curve(
 ) -> LiftCurve:
     """The lift curve computed in the engine, as :func:`course_lib.lift_curve` (the lift
     at rate 0 is that of the top group).
+
+    Parameters
+    ----------
+    run : DuckDBRunner or SparkRunner
+        The engine that runs the SQL.
+    source : str
+        A table name or one SELECT query (see :func:`relation`).
+    label : str
+        Column of 0/1 (or boolean) labels.
+    score : str
+        Column of scores, numeric; it keeps its type in the engine, so integers are
+        ranked exactly (BIGINT ``2**62 + k`` included).
+    weight : str, optional
+        Column of non-negative sample weights; none by default.
 
     >>> run = DuckDBRunner()
     >>> q = ("SELECT * FROM (VALUES (0, 0.5), (0, 0.1), (0, 0.2), (1, 0.6), (1, 0.2), "
@@ -1225,7 +1372,7 @@ def sql_lift_curve(
     rows = run.fetch(gain_curve_sql(r, exact_weights=ew))
     lift = np.array([float(rows[0][5])] + [float(row[5]) for row in rows])
     rate = np.array([0.0] + [float(row[3]) for row in rows])
-    thresholds = np.array([np.inf] + [float(row[0]) for row in rows])
+    thresholds = _scores([row[0] for row in rows])
     return LiftCurve(rate, lift, thresholds)
 
 
@@ -1233,6 +1380,20 @@ def sql_gains_table(
     run: Any, source: str, *, label: str, score: str, n_bins: int = 10
 ) -> pd.DataFrame:
     """The gains table computed in the engine, equal to :func:`course_lib.gains_table`.
+
+    Parameters
+    ----------
+    run : DuckDBRunner or SparkRunner
+        The engine that runs the SQL.
+    source : str
+        A table name or one SELECT query (see :func:`relation`).
+    label : str
+        Column of 0/1 (or boolean) labels.
+    score : str
+        Column of scores, numeric; it keeps its type in the engine, so integers are
+        ranked exactly (BIGINT ``2**62 + k`` included).
+    n_bins : int, default 10
+        Number of bins of the gains table, from 1 to the number of rows.
 
     Raises
     ------
@@ -1283,6 +1444,24 @@ def sql_binned_auc(
     """Spark MLlib's down-sampled AUC (see :func:`binned_auc_sql`), on any engine.
 
     With ``exact=True`` (no weights) the trapezoid area is returned as a Fraction.
+
+    Parameters
+    ----------
+    run : DuckDBRunner or SparkRunner
+        The engine that runs the SQL.
+    source : str
+        A table name or one SELECT query (see :func:`relation`).
+    label : str
+        Column of 0/1 (or boolean) labels.
+    score : str
+        Column of scores, numeric; it keeps its type in the engine, so integers are
+        ranked exactly (BIGINT ``2**62 + k`` included).
+    weight : str, optional
+        Column of non-negative sample weights; none by default.
+    num_bins : int, default 1000
+        Number of bins of Spark MLlib's down-sampling.
+    exact : bool, default False
+        Return the trapezoid area as a :class:`fractions.Fraction` (needs no weights).
 
     >>> run = DuckDBRunner()
     >>> q = "SELECT i % 2 AS y, i AS s FROM range(8) t(i)"
@@ -1381,6 +1560,25 @@ def sql_evaluation(
     small table and drops it. The results are those of the three functions: the AUC,
     Gini and KS weighted when there is a weight column, exact as there (``exact``), and
     the gains table unweighted, with ``n_bins`` bins.
+
+    Parameters
+    ----------
+    run : DuckDBRunner or SparkRunner
+        The engine that runs the SQL.
+    source : str
+        A table name or one SELECT query (see :func:`relation`).
+    label : str
+        Column of 0/1 (or boolean) labels.
+    score : str
+        Column of scores, numeric; it keeps its type in the engine, so integers are
+        ranked exactly (BIGINT ``2**62 + k`` included).
+    weight : str, optional
+        Column of non-negative sample weights; none by default.
+    n_bins : int, default 10
+        Number of bins of the gains table, from 1 to the number of rows.
+    exact : bool, default False
+        Return the result as a :class:`fractions.Fraction` (needs no weights or
+        integer weights).
 
     Raises
     ------

@@ -464,7 +464,7 @@ def test_no_warning_when_defined():
         (lambda: log_loss([0, 1], [[0.5, 0.4], [0.5, 0.5]]), "sum to 1"),
         (lambda: log_loss([0, 1], [[0.2, 0.3, 0.5]] * 2), "columns"),
         (lambda: log_loss([0, 1], [0.1, 0.5], labels=[0, 1]), "2-D"),
-        (lambda: log_loss([0, 1], [0.1, 0.5], sample_weight=[0, 0]), "sums to zero"),
+        (lambda: log_loss([0, 1], [0.1, 0.5], sample_weight=[0, 0]), "every sample weight is zero"),
     ],
 )
 def test_bad_input_raises_a_clear_value_error(call, message):

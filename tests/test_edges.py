@@ -79,13 +79,13 @@ def test_1_arithmetic_on_huge_integers_is_refused_clearly():
 
 def test_2_all_zero_weights_in_pr_functions():
     y, s, w = [0, 1, 1], [0.2, 0.5, 0.7], [0.0, 0.0, 0.0]
-    with pytest.raises(ValueError, match="PR curve is undefined: there are no positive"):
+    with pytest.raises(ValueError, match="PR curve is undefined: every sample weight is zero"):
         cl.pr_curve(y, s, sample_weight=w)
-    with pytest.warns(UndefinedMetricWarning, match="no positive samples"):
+    with pytest.warns(UndefinedMetricWarning, match="every sample weight is zero"):
         assert np.isnan(cl.average_precision(y, s, sample_weight=w))
-    with pytest.warns(UndefinedMetricWarning, match="no positive samples"):
+    with pytest.warns(UndefinedMetricWarning, match="every sample weight is zero"):
         assert np.isnan(cl.average_precision(y, s, sample_weight=w, exact=True))
-    with pytest.warns(UndefinedMetricWarning, match="no positive samples"):
+    with pytest.warns(UndefinedMetricWarning, match="every sample weight is zero"):
         assert np.isnan(cl.pr_auc_trapezoid(y, s, sample_weight=w))
 
 

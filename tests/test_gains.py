@@ -527,7 +527,7 @@ def test_one_class():
         assert np.isnan(ks_statistic([0, 1], [0.1, 0.2], sample_weight=[1, 0]))
     with pytest.raises(ValueError, match="gains table is undefined: there are no negative"):
         gains_table([1, 1, 1], [0.1, 0.2, 0.3], n_bins=2)
-    with pytest.raises(ValueError, match="all sample weights are zero"):
+    with pytest.raises(ValueError, match="profit curve is undefined: every sample weight is zero"):
         profit_curve([0, 1], [0.1, 0.2], cost=1, revenue=2, sample_weight=[0, 0])
 
 

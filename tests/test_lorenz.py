@@ -351,7 +351,7 @@ def test_undefined_gini_is_nan_with_a_warning():
         (lambda: gini_brown([[1, 2]]), "1-D"),
         (lambda: gini_brown([1.5, 2], exact=True), "integer values; found 1.5"),
         (lambda: cap_curve([0, 0, 0], [0.2, 0.5, 0.6]), "no positive"),
-        (lambda: cap_curve([1, 0], [0.2, 0.5], sample_weight=[0, 0]), "weights are zero"),
+        (lambda: cap_curve([1, 0], [0.2, 0.5], sample_weight=[0, 0]), "every sample weight is zero"),
         (lambda: cap_curve([1, -1, 2], [0.2, 0.5, 0.6]), "non-negative target"),
         (lambda: cap_curve([1, 0, 1], [0.2, 0.5]), "different lengths"),
         (lambda: cap_curve(["a", "b"], [0.2, 0.5]), "numeric"),

@@ -422,9 +422,9 @@ def test_one_class_is_nan_with_warning():
                                         sample_weight=[1, 0]))
     with pytest.warns(UndefinedMetricWarning, match="no positive samples"):
         assert np.isnan(h_measure([0, 0], [0.1, 0.2]))
-    with pytest.raises(ValueError, match="both classes must be present"):
+    with pytest.raises(ValueError, match="minimum loss is undefined: there are no positive"):
         minimum_loss([0, 0], [0.1, 0.2], 0.5)
-    with pytest.raises(ValueError, match="both classes must be present"):
+    with pytest.raises(ValueError, match="cost weighting is undefined: there are no negative"):
         auc_cost_weights([1, 1], [0.1, 0.2])
 
 

@@ -736,3 +736,110 @@ def test_reproduced_binning_matches_spark_on_many_distinct_scores(spark_run, tmp
     duck.connection.register("many", pd.DataFrame({"y": y, "s": s}))
     assert sql_binned_auc(duck, "many", label="y", score="s", exact=True) == ours
     assert case["s"].size == 5000
+
+
+# ------------------------------------------------- the score policy (issue 20, item 1)
+# BIGINT scores 2**62 + k: a DOUBLE cannot hold them (they would all tie); the score
+# column keeps its type, so the order is exact and the AUC is roc_auc's 1/4.
+BIG_LABELS = [1, 0, 0, 1]
+BIG_OFFSETS = [0, 1, 3, 2]
+BIG_VALUES = ", ".join(f"({a}, CAST({2**62 + k} AS BIGINT))"
+                       for a, k in zip(BIG_LABELS, BIG_OFFSETS))
+BIG_QUERY = {"duckdb": f"SELECT * FROM (VALUES {BIG_VALUES}) v(y, s)",
+             "spark": f"SELECT * FROM VALUES {BIG_VALUES} AS v(y, s)"}
+# float weights where every negative scores above every positive: KS 0 (issue 20)
+KS0_VALUES = "(0,0.1,0.2),(0,0.08,0.5),(0,0.07,0.2),(1,-0.92,0.7),(1,-0.91,0.4),(1,-1.0,0.4)"
+KS0_QUERY = {
+    "duckdb": f"SELECT y, CAST(s AS DOUBLE) AS s, CAST(w AS DOUBLE) AS w "
+              f"FROM (VALUES {KS0_VALUES}) v(y, s, w)",
+    "spark": f"SELECT y, CAST(s AS DOUBLE) AS s, CAST(w AS DOUBLE) AS w "
+             f"FROM VALUES {KS0_VALUES} AS v(y, s, w)",
+}
+# a query that Spark reads differently from DuckDB: '\'' is one literal on Spark, so
+# the ')' after it closes the subquery the query is placed in (issue 20)
+ESCAPE_QUERY = ("SELECT * FROM cases WHERE 'x' <> '\\'' ) AS src0 JOIN "
+                "(SELECT 1 AS z /* ' */")
+
+
+def _check_big_scores(run, dialect):
+    q = BIG_QUERY[dialect]
+    big = np.array([2**62 + k for k in BIG_OFFSETS], dtype=np.int64)
+    assert cl.roc_auc(BIG_LABELS, big) == 0.25
+    assert sql_roc_auc(run, q, label="y", score="s") == 0.25
+    assert sql_roc_auc(run, q, label="y", score="s", exact=True) == Fraction(1, 4)
+    assert sql_gini(run, q, label="y", score="s", exact=True) == Fraction(-1, 2)
+    c, ref = sql_roc_curve(run, q, label="y", score="s"), cl.roc_curve(BIG_LABELS, big)
+    np.testing.assert_array_equal(c.fpr, ref.fpr)
+    np.testing.assert_array_equal(c.tpr, ref.tpr)
+    assert c.thresholds.tolist() == ref.thresholds.tolist()  # Python ints, not rounded
+    assert c.thresholds[1] == 2**62 + 3
+    k = sql_ks(run, q, label="y", score="s")
+    ref_ks = cl.ks_curve(BIG_LABELS, big)
+    assert (k.ks, k.threshold) == (ref_ks.ks, ref_ks.ks_threshold)
+    e = sql_evaluation(run, q, label="y", score="s", n_bins=2, exact=True)
+    assert e.auc == Fraction(1, 4)
+    pd.testing.assert_frame_equal(e.gains_table, cl.gains_table(BIG_LABELS, big, n_bins=2))
+
+
+def _check_ks_float_weights(run, dialect):
+    y = [0, 0, 0, 1, 1, 1]
+    s = [0.1, 0.08, 0.07, -0.92, -0.91, -1.0]
+    w = [0.2, 0.5, 0.2, 0.7, 0.4, 0.4]
+    ref = cl.ks_curve(y, s, sample_weight=w)
+    assert (ref.ks, ref.ks_threshold) == (0.0, np.inf)
+    k = sql_ks(run, KS0_QUERY[dialect], label="y", score="s", weight="w")
+    assert (k.ks, k.threshold, k.rate) == (0.0, np.inf, 0.0)
+    c = sql_roc_curve(run, KS0_QUERY[dialect], label="y", score="s", weight="w")
+    assert (c.fpr[-1], c.tpr[-1]) == (1.0, 1.0)
+
+
+def test_bigint_scores_keep_their_order_on_duckdb():
+    _check_big_scores(DuckDBRunner(), "duckdb")
+
+
+def test_ks_with_float_weights_is_zero_when_negatives_lead_on_duckdb():
+    _check_ks_float_weights(DuckDBRunner(), "duckdb")
+
+
+def test_float_weights_on_random_cases_end_at_one_one():
+    """The class totals are the last running sums: the ROC curve ends at (1, 1) and a
+    KS of a case whose negatives all lead is 0, on 130 random float-weight tables."""
+    run = DuckDBRunner()
+    rng = np.random.default_rng(20)
+    for _ in range(130):
+        n = int(rng.integers(2, 8))
+        y = np.r_[0, 1, rng.integers(0, 2, n)]
+        s = np.where(y == 1, -rng.random(y.size) - 0.9, rng.random(y.size) / 9)
+        w = np.round(rng.random(y.size) * 0.9 + 0.1, 1)
+        rows = ", ".join(f"({a}, {b!r}, {c!r})" for a, b, c in zip(y.tolist(), s.tolist(),
+                                                                   w.tolist()))
+        q = f"SELECT * FROM (VALUES {rows}) v(y, s, w)"
+        k = sql_ks(run, q, label="y", score="s", weight="w")
+        assert (k.ks, k.threshold, k.rate) == (0.0, np.inf, 0.0)
+
+
+def test_escaped_quote_is_read_as_each_engine_reads_it():
+    from course_lib.sql import DUCKDB, SPARK, _query_structure
+
+    _query_structure(ESCAPE_QUERY, DUCKDB)  # DuckDB: '\' then a literal up to /* '
+    with pytest.raises(ValueError, match="closes a parenthesis it did not open"):
+        _query_structure(ESCAPE_QUERY, SPARK)
+    with pytest.raises(ValueError, match="closes a parenthesis it did not open"):
+        relation(ESCAPE_QUERY, label="y", score="s", dialect="spark")
+    with pytest.raises(ValueError, match="closes a parenthesis it did not open"):
+        _query_structure(ESCAPE_QUERY)  # no dialect told: both readings must pass
+    with pytest.raises(ValueError):
+        sql_roc_auc(DuckDBRunner(), ESCAPE_QUERY, label="y", score="s")
+
+
+def test_bigint_scores_keep_their_order_on_spark(spark_run):
+    _check_big_scores(spark_run, "spark")
+
+
+def test_ks_with_float_weights_is_zero_when_negatives_lead_on_spark(spark_run):
+    _check_ks_float_weights(spark_run, "spark")
+
+
+def test_spark_refuses_a_query_that_escapes_its_subquery(spark_run):
+    with pytest.raises(ValueError, match="closes a parenthesis it did not open"):
+        sql_roc_auc(spark_run, ESCAPE_QUERY, label="y", score="s")

@@ -25,6 +25,7 @@ from course_lib import (
     average_precision,
     gain_curve,
     ks_statistic,
+    platt_scaling,
     pr_curve,
     roc_auc,
     roc_curve,
@@ -119,6 +120,22 @@ def main(n: int) -> None:
     peak = tracemalloc.get_traced_memory()[1] / 2**20
     tracemalloc.stop()
     print(f"auc_pairwise, {m:,} x {m:,} pairs      {t_pairs:8.3f} s  peak {peak:.1f} MiB")
+    platt(10**6)
+
+
+def platt(n: int) -> None:
+    """platt_scaling against scikit-learn's unpenalized LogisticRegression fit
+    (target of issue 20: at most 3x), on n scores of a logistic model."""
+    from sklearn.linear_model import LogisticRegression
+
+    rng = np.random.default_rng(20)
+    s = rng.normal(size=n)
+    y = rng.random(n) < 1 / (1 + np.exp(-2 * s))
+    t_ours, m = best_time(platt_scaling, y, s, targets="labels")
+    t_sk, lr = best_time(LogisticRegression(C=np.inf).fit, s[:, None], y)
+    assert abs(m.a - lr.coef_[0, 0]) < 1e-3 * abs(m.a)  # lbfgs stops at tol=1e-4
+    print(f"{'platt_scaling (n = ' + f'{n:,})':<34s} {t_ours:8.3f} s  "
+          f"{t_ours / t_sk:5.2f} x LogisticRegression ({t_sk:.3f} s)")
 
 
 if __name__ == "__main__":
