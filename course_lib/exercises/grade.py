@@ -56,6 +56,7 @@ import argparse
 import asyncio
 import csv
 import dataclasses
+import functools
 import json
 import math
 import os
@@ -71,8 +72,15 @@ from typing import Any
 
 import nbformat
 
-from course_lib.exercises import CALL_TIME_LIMIT, Exercise, Feedback, decode_answer, exercises_for
-from course_lib.exercises import _exports, _sandbox
+from course_lib.exercises import (
+    CALL_TIME_LIMIT,
+    Exercise,
+    Feedback,
+    _exports,
+    _sandbox,
+    decode_answer,
+    exercises_for,
+)
 from course_lib.exercises._kernel import RESULT_MIME, extraction_code
 
 __all__ = [
@@ -270,6 +278,8 @@ def _kernel_manager(argv: list[str]) -> Any:
     context.setsockopt(zmq.RCVHWM, 256)
 
     class _Manager(AsyncKernelManager):
+        grader_context: Any = None
+
         def client(self, **kwargs: Any) -> Any:
             kwargs.setdefault("context", context)
             return super().client(**kwargs)
@@ -365,7 +375,8 @@ def _make_client(nb: Any, km: Any, limits: _Limits, workdir: Path) -> Any:
 
         async def _interrupt(self) -> None:
             try:
-                await self.km.interrupt_kernel()
+                km: Any = self.km
+                await km.interrupt_kernel()
             except Exception:  # noqa: BLE001 - the kernel may be gone already
                 pass
 
@@ -520,23 +531,28 @@ async def _exit_code(km: Any) -> int | None:
     return None
 
 
-def _kill_tree(pid: int | None) -> None:
-    """Kill a process and every descendant still attached to it (psutil)."""
+def _family(pid: int | None) -> list[Any]:
+    """The process ``pid`` and its descendants (psutil), while they are attached."""
     if pid is None:
-        return
+        return []
     import psutil
 
     try:
         parent = psutil.Process(pid)
-        family = [*parent.children(recursive=True), parent]
+        return [*parent.children(recursive=True), parent]
     except psutil.Error:
-        return
+        return []
+
+
+def _kill(family: Sequence[Any]) -> None:
+    import psutil
+
     for proc in family:
         try:
             proc.kill()
         except psutil.Error:
             pass
-    psutil.wait_procs(family, timeout=5)
+    psutil.wait_procs(list(family), timeout=5)
 
 
 async def _shutdown(client: Any, km: Any) -> None:
@@ -545,10 +561,11 @@ async def _shutdown(client: Any, km: Any) -> None:
             client.kc.stop_channels()
     except Exception:  # noqa: BLE001
         pass
-    pid = None
+    # In the sandbox the PID namespace takes every process with the kernel; without it,
+    # the descendants still attached are listed before the kernel dies and killed after.
+    family = []
     try:
-        process = getattr(km.provisioner, "process", None)
-        pid = getattr(process, "pid", None)
+        family = _family(getattr(getattr(km.provisioner, "process", None), "pid", None))
     except Exception:  # noqa: BLE001
         pass
     try:
@@ -559,9 +576,7 @@ async def _shutdown(client: Any, km: Any) -> None:
             await km._async_kill_kernel()  # noqa: SLF001 - last resort
         except Exception:  # noqa: BLE001
             pass
-    # In the sandbox the PID namespace already took every process with the kernel;
-    # without it, this takes the descendants that are still attached.
-    _kill_tree(pid)
+    _kill(family)
     try:
         km.grader_context.destroy(linger=0)
     except Exception:  # noqa: BLE001
@@ -830,6 +845,10 @@ def _atomic_write(path: Path, write: Callable[[Any], None]) -> None:
         raise
 
 
+def _write_text(text: str, fh: Any) -> None:
+    fh.write(text)
+
+
 def write_gradebook(rows: Iterable[GradeRow], path: Path | str) -> None:
     """Write the rows as CSV with the header :data:`COLUMNS`, replacing the file atomically."""
     rows = list(rows)
@@ -920,9 +939,9 @@ class Gradebook:
             own = self.students[name]
             if any(r.status in _exports.NOT_STUDENTS for r in own):
                 continue
-            target = folder / _exports.page_name(name, self.students)
-            _atomic_write(target, lambda fh, own=own, name=name: fh.write(
-                _exports.feedback_page(name, own, title)))
+            page = _exports.feedback_page(name, own, title)
+            _atomic_write(folder / _exports.page_name(name, self.students),
+                          functools.partial(_write_text, page))
 
 
 def summary_table(rows: Sequence[GradeRow]) -> str:
