@@ -17,7 +17,8 @@ Debian's ``bubblewrap`` (``bwrap``; ``apt-get install bubblewrap``), never Docke
   batch and first on ``PYTHONPATH`` (the repository is never bound: the venv's
   editable-install finder points into it, and there it finds nothing); a read-only
   copy of ``data/``; a scratch folder, the only writable place (``HOME``, ``TMPDIR``,
-  ``MPLCONFIGDIR`` and ``/tmp`` are in it); a fresh ``/proc`` and a minimal ``/dev``.
+  ``MPLCONFIGDIR`` and ``/tmp`` are in it); a fresh ``/proc`` and a minimal, read-only
+  ``/dev`` (``/dev/null``, ``/dev/urandom``, ...; no ``/dev/shm`` to fill the memory).
   The submissions folder, the gradebook's folder, other submissions and the grader's
   environment variables are not there.
 * **IPC and host name**: new IPC and UTS namespaces; all capabilities dropped.
@@ -154,6 +155,15 @@ def batch_files(root: Path) -> tuple[Path, Path | None]:
     if data.is_dir():
         copy = root / "data"
         shutil.copytree(data, copy)
+    # matplotlib's font list, built once here instead of in every kernel's fresh home
+    mpl = root / "mpl"
+    mpl.mkdir()
+    try:
+        subprocess.run([sys.executable, "-c", "import matplotlib.font_manager"],
+                       env={"MPLCONFIGDIR": str(mpl), "PATH": os.environ.get("PATH", "")},
+                       capture_output=True, timeout=300, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        pass
     return lib, copy
 
 
@@ -176,6 +186,9 @@ class NotebookSandbox:
         self.scratch = Path(tempfile.mkdtemp(prefix="s", dir=root))
         for sub in ("notebooks", "home", "tmp"):
             (self.scratch / sub).mkdir()
+        mpl = root / "mpl"
+        if mpl.is_dir():
+            shutil.copytree(mpl, self.scratch / "home" / ".matplotlib")
         if mode == "none" and data is not None:
             shutil.copytree(data, self.scratch / "data")
         os.chmod(self.ipc, 0o700)
@@ -224,7 +237,7 @@ class NotebookSandbox:
         for key, value in self.env().items():
             args += ["--setenv", key, value]
         args += _system_binds() + _python_binds()
-        args += ["--proc", "/proc", "--dev", "/dev",
+        args += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev",
                  "--bind", str(self.scratch), INSIDE_SCRATCH,
                  "--bind", str(self.scratch / "tmp"), "/tmp",
                  "--ro-bind", str(self.lib), INSIDE_LIB]

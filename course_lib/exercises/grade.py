@@ -364,7 +364,10 @@ def _make_client(nb: Any, km: Any, limits: _Limits, workdir: Path) -> Any:
             size = _output_size(content)
             past_cell = self.cell_output + size > limits.cell_output
             if past_cell or self.notebook_output + size > limits.notebook_output:
-                if not self.over_cap:
+                # While the answers are read, output past a cap (a function answer that
+                # prints) is dropped without an interrupt, which would lose every answer;
+                # each call is time-limited anyway.
+                if not self.over_cap and not self.extracting:
                     self.over_cap = True
                     self.cap_hit = "cell" if past_cell else "notebook"
                     asyncio.ensure_future(self._interrupt())

@@ -35,6 +35,7 @@ import nbformat
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "fixtures" / "submissions"))
+sys.path.insert(0, str(ROOT))  # this checkout's course_lib, whatever the venv points to
 
 
 def _chapter_notebook(chapter: int | None) -> tuple[object, str]:
@@ -87,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"sandboxed runs skipped: {no_bwrap}")
     nb, source = _chapter_notebook(args.chapter)
     bin_dir = Path(sys.executable).parent
-    env = _kernel_env()
+    env = {**_kernel_env(), "PYTHONPATH": str(ROOT)}
     with tempfile.TemporaryDirectory(prefix="bench-grading-") as tmp:
         subs = Path(tmp) / "notebooks"
         subs.mkdir()
@@ -112,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
                     [sys.executable, "-m", "course_lib.exercises.grade", str(subs),
                      "--out", str(Path(tmp) / "out" / f"grades-{mode}{jobs}.csv"),
                      "--jobs", str(jobs), "--sandbox", mode, "--no-progress"],
-                    cwd=Path(tmp), env=dict(os.environ))
+                    cwd=Path(tmp), env={**os.environ, "PYTHONPATH": str(ROOT)})
         print(_load())
 
     print()
