@@ -14,7 +14,8 @@
 #                           PORT=8888 IP=127.0.0.1 BROWSER=no|yes (default: yes only with a display)
 #                           LAB_DIR=_build/lab LAB_ARGS='more jupyter lab options'
 #   make pdf                the whole book as one PDF, _build/pdf/book.pdf (offline, Chromium)
-#   make student-notebooks  student copies of the chapters (no outputs, no solutions), in _build/student/
+#   make student-notebooks  student copies of the chapters (no outputs, no solutions), in _build/student/;
+#                           STUDENTS=roster.csv SECRET=class.secret: one folder per student, own variants
 #   make test-other-cpu     re-run the notebook comparison as another processor would (CI)
 
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
@@ -30,10 +31,10 @@ BOOK_NOTEBOOKS := $(sort $(wildcard book/*.ipynb))
 
 install: $(STAMP)
 
-$(STAMP): requirements.txt pyproject.toml
+$(STAMP): requirements.txt pyproject.toml key/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e . -e ./key
 	touch $(STAMP)
 
 book: $(STAMP)
@@ -61,7 +62,7 @@ test-warehouse: $(WAREHOUSE_STAMP)
 PARALLEL := -n auto --maxprocesses 4 --dist loadfile
 
 test: check $(WAREHOUSE_STAMP)
-	$(BIN)/python -m pytest $(PARALLEL) tests course_lib $(NOTEBOOKS) $(BOOK_NOTEBOOKS) \
+	$(BIN)/python -m pytest $(PARALLEL) tests course_lib key $(NOTEBOOKS) $(BOOK_NOTEBOOKS) \
 	  --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
 
 # The stored outputs must not depend on the processor that produced them. This re-runs the
@@ -121,8 +122,12 @@ pdf: $(STAMP)
 	$(BIN)/jupyter-book build . --builder singlehtml $(BOOK_FLAGS)
 	$(BIN)/python book/_ext/print_pdf.py _build/singlehtml/index.html _build/pdf/book.pdf
 
+# STUDENTS=roster.csv (a column 'student'): one folder per student, each with its own
+# variants drawn from the class secret in SECRET (default class.secret, created if missing).
+SECRET ?= class.secret
 student-notebooks: $(STAMP)
-	$(BIN)/python -m course_lib.exercises.student --out-dir _build/student $(NOTEBOOKS)
+	$(BIN)/python -m course_lib.exercises.student --out-dir _build/student \
+	  $(if $(STUDENTS),--roster $(STUDENTS) --secret-file $(SECRET)) $(NOTEBOOKS)
 	@echo "Student copies (no outputs, solutions replaced by stubs): $(CURDIR)/_build/student"
 
 

@@ -13,6 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import course_lib as cl
+from course_key.ch07 import precision_at_k
+from course_key.ch13 import is_roc_curve, max_auc_below_one
 from course_lib.exercises import (
     CHAPTERS,
     REGISTRY,
@@ -26,8 +28,6 @@ from course_lib.exercises import (
     exercises_for,
     get,
 )
-from course_lib.exercises.ch07 import precision_at_k
-from course_lib.exercises.ch13 import is_roc_curve, max_auc_below_one
 
 IDS = list(REGISTRY)
 
@@ -338,7 +338,7 @@ def test_hidden_cases_cover_the_edge_cases():
 
 # ----------------------------------------------------------------- references
 def test_precision_at_k_agrees_with_the_gain_curve():
-    from course_lib.exercises import _cases
+    from course_key import _cases
 
     for case in _cases.precision_at_k_cases(7):
         y, b, k = case["y_true"], case["y_score"], case["k"]

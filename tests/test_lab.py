@@ -185,8 +185,15 @@ def test_make_lab_serves_rendered_chapters(tmp_path):
             if IN_CI:
                 pytest.fail("CI=true but Chromium is not installed (.ci/run installs it)")
             return
-        _check_rendering_in_chromium(f"{base}/lab/tree/notebooks/02_roc_grid.ipynb?reset&token={token}",
-                                     tmp_path / "lab_ch02.png")
+        # A student copy (what the class gets) renders the same way: written next to the
+        # lab copies, it is served by the same JupyterLab.
+        from course_lib.exercises.student import write_student_copies
+
+        write_student_copies([ROOT / "notebooks" / "02_roc_grid.ipynb"], lab_dir / "student")
+        _check_rendering_in_chromium(
+            [f"{base}/lab/tree/notebooks/02_roc_grid.ipynb?reset&token={token}",
+             f"{base}/lab/tree/student/02_roc_grid.ipynb?reset&token={token}"],
+            [tmp_path / "lab_ch02.png", tmp_path / "student_ch02.png"])
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         try:
@@ -195,7 +202,11 @@ def test_make_lab_serves_rendered_chapters(tmp_path):
             os.killpg(proc.pid, signal.SIGKILL)
 
 
-def _check_rendering_in_chromium(url: str, shot: Path) -> None:
+def _check_rendering_in_chromium(urls: list[str], shots: list[Path]) -> None:
+    """Each page (a lab copy, then a student copy of chapter 2) typesets its first
+    formula, prints citations as author (year) and no raw role, and numbers its
+    exercises as the book does (Exercise 2.1); the student copy's exercises name the
+    variable of the answer. A screenshot of the first exercise is kept in ``shots``."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
@@ -206,16 +217,34 @@ def _check_rendering_in_chromium(url: str, shot: Path) -> None:
         )
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.goto(url)
-            page.wait_for_selector(".jp-MarkdownCell .katex", state="attached", timeout=120_000)
-            first = page.locator(".jp-MarkdownCell").first
-            text = first.inner_text()
-            page.screenshot(path=str(shot))
-            # The first cell typesets its formula; citations read author (year).
-            assert first.locator(".katex").count() > 0, text[:500]
-            cells = page.locator(".jp-MarkdownCell").all_inner_texts()
-            assert not any(RAW_ROLE.search(t) for t in cells)
-            assert any(re.search(r"[A-Z]\w+ \((\d{4}|n\.d\.)", t) for t in cells)
+            for url, shot in zip(urls, shots):
+                page.goto(url)
+                page.wait_for_selector(".jp-MarkdownCell .katex", state="attached",
+                                       timeout=120_000)
+                first = page.locator(".jp-MarkdownCell").first
+                text = first.inner_text()
+                # The first cell typesets its formula; citations read author (year).
+                assert first.locator(".katex").count() > 0, text[:500]
+                # JupyterLab renders cells as they scroll into view: visit the exercises.
+                exercise = page.locator(".jp-MarkdownCell", has_text="Exercise 2.1").first
+                exercise.scroll_into_view_if_needed()
+                page.wait_for_timeout(1500)
+                exercise.scroll_into_view_if_needed()
+                page.screenshot(path=str(shot))
+                heading = exercise.locator(".admonition-title, .myst-admonition-header, "
+                                           "[class*=admonition] >> text=Exercise 2.1")
+                assert heading.count() > 0, exercise.inner_text()[:300]
+                cells = page.locator(".jp-MarkdownCell").all_inner_texts()
+                assert not any(RAW_ROLE.search(t) for t in cells)
+                assert any(re.search(r"[A-Z]\w+ \((\d{4}|n\.d\.)", t) for t in cells)
+                shown = "\n".join(cells)
+                assert "Exercise 2.1 (The ROC point of one threshold)" in shown
+                assert "Exercise 2.2 (" in shown and "Exercise 1 (" not in shown
+                if "/student/" in url:
+                    assert "Your answer: point_02" in re.sub(r"\s+", " ", exercise.inner_text())
+                    assert "Solution to" not in shown and "folded" not in shown
+                else:
+                    assert "Solution to Exercise 2.1 (" in shown
         finally:
             browser.close()
 
@@ -242,3 +271,45 @@ def test_a_reference_to_another_pages_section_becomes_its_title():
     with pytest.raises(ValueError, match="needs a text"):
         labcopy.resolve_roles("{ref}`no-such-section`", glue={}, bib={}, docs={},
                               sections=sections)
+
+
+def test_exercises_become_admonitions_numbered_as_in_the_book():
+    """sphinx-exercise numbers the k-th exercise of chapter N "Exercise N.k" and prints its
+    title in parentheses; :nonumber: exercises are not counted; the solution's drop-down
+    is titled "Solution to" the exercise (tests/test_book.py checks the built HTML)."""
+    numbers = labcopy.ExerciseNumbers(7, note=lambda label: f"answer of {label}")
+    text = numbers.admonitions(
+        "```{exercise} First\n:label: ex-1\n\nQ1\n```\n\n"
+        "```{exercise}\n:label: ex-2\n:class: hard\n\nQ2\n```\n\n"
+        "```{exercise} Aside\n:nonumber:\n\nQ3\n```\n\n"
+        "```{exercise} Third\n:label: ex-3\n\nQ4\n```")
+    heads = re.findall(r"^```\{admonition\} (.*)$", text, flags=re.M)
+    assert heads == ["Exercise 7.1 (First)", "Exercise 7.2", "Exercise (Aside)",
+                     "Exercise 7.3 (Third)"]
+    assert ":class: exercise hard\n\nQ2\n\nanswer of ex-2\n```" in text
+    assert "(ex-3)=\n```{admonition}" in text and "{exercise}" not in text
+    solution = numbers.solutions(
+        "```{solution-start} ex-3\n:class: dropdown\n```\nWorked:\n\n```python\nx = 1\n```")
+    assert solution == ("````{dropdown} Solution to Exercise 7.3 (Third)\nWorked:\n\n"
+                        "```python\nx = 1\n```\n````")
+    assert numbers.solutions("```{solution-end}\n```") == "---"
+    assert numbers.solutions("```{solution-start} ex-1\n```") == (
+        "**Solution to Exercise 7.1 (First)**")
+    with pytest.raises(ValueError, match="no exercise above it"):
+        numbers.solutions("```{solution-start} ex-9\n```\ntext")
+    assert "Exercise 1 (T)" in labcopy.ExerciseNumbers(None).admonitions(
+        "```{exercise} T\n:label: t\n\nQ\n```")
+    for bad in (0, -1, "2", True):
+        with pytest.raises(ValueError, match="positive int"):
+            labcopy.ExerciseNumbers(bad)
+
+
+def test_lab_copy_numbers_the_exercises_of_its_chapter(tmp_path):
+    path = ROOT / "notebooks" / "02_roc_grid.ipynb"
+    copy = labcopy.page_copy(json.loads(path.read_text(encoding="utf-8")), path,
+                             index=labcopy.BookIndex.read(ROOT), image_dir=tmp_path)
+    text = _markdown(copy)
+    assert re.findall(r"\{admonition\} (Exercise 2\.\d+)", text)[:2] == [
+        "Exercise 2.1", "Exercise 2.2"]
+    assert "{dropdown} Solution to Exercise 2.1 (" in text
+    assert "{exercise}" not in text and "{solution" not in text

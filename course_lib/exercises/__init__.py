@@ -75,9 +75,6 @@ The solution code runs with the names of ``SOLUTION_IMPORTS`` (``Fraction``, ``m
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from pathlib import Path
-from types import MappingProxyType
 from typing import Any
 
 from ._core import (
@@ -89,6 +86,7 @@ from ._core import (
     decode_answer,
     encode_answer,
 )
+from .sealed import SealedCheck
 
 __all__ = [
     "CALL_TIME_LIMIT",
@@ -97,6 +95,7 @@ __all__ = [
     "FunctionSpec",
     "Mistake",
     "REGISTRY",
+    "SealedCheck",
     "SOLUTION_IMPORTS",
     "check",
     "decode_answer",
@@ -116,47 +115,36 @@ SOLUTION_IMPORTS = (
 )
 
 
-#: The chapters with exercises: one module ``chNN.py`` each, found in this package.
-CHAPTERS: tuple[int, ...] = tuple(sorted(
-    int(path.stem[2:]) for path in Path(__file__).parent.glob("ch[0-9][0-9].py")))
+#: What lives only in the instructor-only answer key (``course_key``).
+_KEY_NAMES = ("REGISTRY", "CHAPTERS", "get", "exercises_for")
 
 
-def _collect() -> Mapping[str, Exercise]:
-    from importlib import import_module
-
-    out: dict[str, Exercise] = {}
-    for module in (import_module(f"{__name__}.ch{n:02d}") for n in CHAPTERS):
-        for ex in module.EXERCISES:
-            if ex.id in out:
-                raise RuntimeError(f"duplicate exercise id {ex.id!r}")
-            out[ex.id] = ex
-    return MappingProxyType(out)
+class AnswerKeyMissing(ImportError):
+    """Raised where the answer key is needed but not installed (a student install, the
+    grader's sandbox)."""
 
 
-REGISTRY: Mapping[str, Exercise] = _collect()
-
-
-def get(exercise_id: str) -> Exercise:
-    """The exercise with this id; ValueError naming an unknown id."""
+def _key() -> Any:
     try:
-        return REGISTRY[exercise_id]
-    except (KeyError, TypeError):
-        raise ValueError(f"unknown exercise id {exercise_id!r}; see "
-                         "course_lib.exercises.REGISTRY for the ids") from None
+        import course_key
+    except ImportError:
+        raise AnswerKeyMissing(
+            "the exercises' answer key (the package course_key) is not installed here: it "
+            "is instructor-only. In a student copy of a chapter, `check` is defined by the "
+            "cell at the top of the exercises, which needs no key; run that cell.") from None
+    return course_key
 
 
-def exercises_for(chapter: int) -> list[Exercise]:
-    """The exercises of one chapter, in book order.
-
-    >>> [ex.id for ex in exercises_for(3)][:1]
-    ['auc-pairs-table1']
-    """
-    if not isinstance(chapter, int) or isinstance(chapter, bool) or chapter not in CHAPTERS:
-        raise ValueError(
-            f"chapter must be an int in {CHAPTERS[0]}..{CHAPTERS[-1]}, got {chapter!r}")
-    return [ex for ex in REGISTRY.values() if ex.chapter == chapter]
+def __getattr__(name: str) -> Any:
+    """``REGISTRY``, ``CHAPTERS``, ``get`` and ``exercises_for`` come from the key."""
+    if name in _KEY_NAMES:
+        return getattr(_key(), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def check(exercise_id: str, answer: Any) -> Feedback:
-    """Check an answer to one exercise in this process (what a notebook cell calls)."""
-    return get(exercise_id).check(answer)
+    """Check an answer to one exercise of the book (needs the instructor-only key).
+
+    A student copy defines its own ``check`` from a sealed key (:class:`SealedCheck`).
+    """
+    return _key().get(exercise_id).check(answer)

@@ -15,6 +15,7 @@ the smallest failing input with the expected and the given output.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import html
 import math
 import numbers
@@ -565,6 +566,9 @@ class TupleChecker(Checker):
     parts: tuple[Checker, ...]
     names: tuple[str, ...]
     whole_mistakes: tuple[tuple[Callable[[tuple], bool], str], ...] = ()
+    #: the wrong tuples behind ``whole_mistakes`` made by :func:`with_whole_mistakes`
+    #: (kept so that a sealed key can hash them)
+    whole_mistake_values: tuple[tuple[tuple, str], ...] = ()
 
     def verdict(self, answer: Any) -> Verdict:
         if answer is Ellipsis:
@@ -612,6 +616,9 @@ class PredicateChecker(Checker):
 
     judge: Callable[[Any], str | None]
     success: str = "correct"
+    #: for :func:`sympy_checker`: (expected, symbol, mistakes, hint), which a sealed key
+    #: turns into salted hashes of the expression's values at a few points
+    expression: tuple | None = None
 
     def verdict(self, answer: Any) -> Verdict:
         if answer is Ellipsis:
@@ -659,7 +666,8 @@ def sympy_checker(expected: Any, symbol: Any, *,
                 return f"{expr} is not right. {m.hint}"
         return f"{expr} is not right. {hint}".strip()
 
-    return PredicateChecker(judge, success="correct: the expression equals the reference")
+    return PredicateChecker(judge, success="correct: the expression equals the reference",
+                            expression=(expected, symbol, tuple(mistakes), hint))
 
 
 # --------------------------------------------------------------------------- functions
@@ -778,6 +786,9 @@ class FunctionSpec:
     #: (case, output_a, output_b) -> True when two outputs are the same; default: the
     #: judge accepts one as the other. Needed when the judge checks a property.
     same: Callable[[dict, Any, Any], bool] | None = None
+    #: False when many outputs are right (the judge checks a property): a student copy's
+    #: check then runs the public cases without comparing, and only the grader judges
+    unique_output: bool = True
 
     def outputs_agree(self, case: dict, a: Any, b: Any) -> bool:
         """Whether two outputs on ``case`` are the same (for telling mistakes apart)."""
@@ -798,6 +809,38 @@ def _decode_output(output: Any) -> Any:
 
 # --------------------------------------------------------------------------- exercise
 @dataclass(frozen=True)
+class Variants:
+    """How an exercise changes for each student: other data, the same question.
+
+    draw : ``numpy.random.Generator`` -> the data of one variant (any value that
+        ``build`` takes; plain Python values, so that it can be recorded)
+    build : data -> the :class:`Exercise` on those data (same id, answer name and kind;
+        its question, reference, mistakes and worked solution computed from the data)
+    """
+
+    draw: Callable[[np.random.Generator], Any]
+    build: Callable[[Any], Exercise]
+
+
+def _passes(checker: Checker, answer: Any) -> bool:
+    try:
+        share, _ = checker.verdict(answer)
+    except Exception:  # noqa: BLE001 - an answer of another form does not pass
+        return False
+    return share >= 1.0
+
+
+def with_variants(build: Callable[[Any], Exercise], book: Any,
+                  draw: Callable[[np.random.Generator], Any]) -> Exercise:
+    """The book's exercise ``build(book)``, with per-student variants drawn by ``draw``.
+
+    See :meth:`Exercise.variant`.
+    """
+    ex = build(book)
+    return dataclasses.replace(ex, variants=Variants(draw, build), data=book)
+
+
+@dataclass(frozen=True)
 class Exercise:
     """One auto-checked exercise.
 
@@ -816,6 +859,8 @@ class Exercise:
     worked : the worked solution in markdown (short; chapter 13 has longer ones)
     checker : judges value answers
     function : judges function answers
+    variants : how the exercise changes per student (:class:`Variants`), or None
+    data : the data this exercise was built on (the book's, or a variant's)
     """
 
     id: str
@@ -831,6 +876,8 @@ class Exercise:
     worked: str = ""
     checker: Checker | None = None
     function: FunctionSpec | None = None
+    variants: Variants | None = None
+    data: Any = None
 
     def __post_init__(self) -> None:
         if self.kind not in ("value", "function"):
@@ -839,6 +886,41 @@ class Exercise:
             raise ValueError(f"{self.id}: a value exercise needs a checker")
         if (self.kind == "function") != (self.function is not None):
             raise ValueError(f"{self.id}: a function exercise needs a FunctionSpec")
+
+    def variant(self, seed: int | None) -> Exercise:
+        """The same question on the data of variant ``seed`` (``self`` if it has none).
+
+        The data are drawn by :attr:`Variants.draw` from ``numpy.random.default_rng(seed)``
+        and redrawn (at most 200 times) until the book's reference answer is wrong for
+        them, so that copying the book's number earns nothing. ``seed=None`` is the book.
+
+        Examples
+        --------
+        >>> ex = with_variants(lambda d: value_exercise(
+        ...     id="demo", chapter=1, title="t", question=f"What is {d} + 1?",
+        ...     answer_name="x", solution_code=f"x = {d} + 1", solution=d + 1,
+        ...     checker=exact(d + 1)), 2, lambda rng: int(rng.integers(0, 10)))
+        >>> ex.question, ex.variant(5).question == ex.variant(5).question
+        ('What is 2 + 1?', True)
+        >>> ex.variant(5).check(3).passed
+        False
+        """
+        if seed is None or self.variants is None:
+            return self
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+            raise ValueError(f"seed must be an int or None, got {seed!r}")
+        rng = np.random.default_rng(int(seed))
+        for _ in range(200):
+            data = self.variants.draw(rng)
+            ex = self.variants.build(data)
+            if ex.id != self.id or ex.answer_name != self.answer_name or ex.kind != self.kind:
+                raise RuntimeError(f"{self.id}: a variant must keep the id, the answer "
+                                   "name and the kind")
+            if ex.checker is not None and _passes(ex.checker, self.solution):
+                continue  # the book's answer would be right: draw again
+            return dataclasses.replace(ex, variants=self.variants, data=data)
+        raise RuntimeError(f"{self.id}: 200 draws gave no variant whose answer differs "
+                           "from the book's")
 
     def _feedback(self, share: float, message: str) -> Feedback:
         share = min(max(float(share), 0.0), 1.0)
@@ -1058,7 +1140,9 @@ def with_whole_mistakes(checker: TupleChecker,
         return test
 
     extra = tuple((matcher(w), hint) for w, hint in mistakes)
-    return TupleChecker(checker.parts, checker.names, checker.whole_mistakes + extra)
+    values = tuple((tuple(w), hint) for w, hint in mistakes)
+    return TupleChecker(checker.parts, checker.names, checker.whole_mistakes + extra,
+                        checker.whole_mistake_values + values)
 
 
 def as_points(answer: Any) -> list[tuple[Fraction | float, Fraction | float]]:

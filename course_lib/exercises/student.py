@@ -17,24 +17,63 @@ Any other code cell tagged ``solution`` is dropped too. The exercise blocks (the
 questions) stay. The copy records its chapter in ``metadata.course.chapter``, which the
 grader (:mod:`course_lib.exercises.grade`) reads. Copies are deterministic: the same
 chapter always gives the same bytes.
+
+The copy reads as the book prints it, in JupyterLab with jupyterlab-myst: its markdown
+goes through the same function as ``make lab``'s lab copies (``page_copy`` of
+``book/_ext/labcopy.py``), so every ``{glue}``, ``{cite}``, ``{numref}``, ``{ref}``,
+``{doc}`` and ``{term}`` role becomes the book's text (the glued values are those the
+chapter stored, read before its outputs are cleared), and each exercise becomes an
+admonition numbered as in the book, "Exercise 2.1 (title)", ending with the variable of
+its answer (:func:`answer_note`). The book's sentence that the worked solutions are
+folded under each exercise is reworded (:func:`student_wording`). The copies are made
+from the repository (they read ``book/references.bib`` and the other pages).
+
+
+Before the first answer cell comes one cell that defines ``check`` from a *sealed key*
+(:mod:`course_lib.exercises.sealed`): salted hashes of the accepted and of the typical
+wrong answers, and public cases for functions, never an answer. So a copy gives instant
+feedback on a machine without the instructor-only answer key.
+
+Per-student copies (``--roster roster.csv --secret-file class.secret``): each student
+gets a folder ``OUT/<student>/`` with copies whose exercises that have variants show
+data drawn from the student's seed (:mod:`course_lib.exercises.seeds`), recorded in
+``metadata.course.variant`` (the student and the seed); the grader recomputes the seed
+from the secret and the submitted file's name. The roster is a CSV file with a column
+``student``: the id each student's submission will be named by (``alice.ipynb``). The
+secret file is created (random, readable by its owner only) when it does not exist.
 """
 
 from __future__ import annotations
 
 import argparse
 import copy
+import csv
 import json
+import os
 import re
+import secrets
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import nbformat
 
 from course_lib.exercises import get
+from course_lib.exercises._core import Exercise
+from course_lib.exercises.seeds import exercise_seed, normalize_student, student_seed
 
-__all__ = ["answer_cell", "chapter_of", "student_copy", "write_student_copies", "main"]
+__all__ = ["answer_cell", "answer_note", "book_index", "chapter_of", "check_cell",
+           "read_roster", "read_secret", "student_copy", "student_exercises",
+           "student_wording", "write_student_copies", "main"]
+
+ROOT = Path(__file__).resolve().parents[2]
+LABCOPY = ROOT / "book" / "_ext" / "labcopy.py"
+EXERCISE_START = re.compile(r"^(?P<fence>\s*(?:`{3,}|:{3,}))\s*\{exercise\}[^\n]*\n"
+                            r"(?P<options>(?:\s*:[\w-]+:[^\n]*\n)*)")
+_LABEL = re.compile(r":label:\s*(?P<id>\S+)")
+_STUDENT_ID = re.compile(r"^[\w][\w.@+-]*$")
 
 _FENCE = r"^\s*(?:`{3,}|:{3,})\s*"
 SOLUTION_START = re.compile(_FENCE + r"\{solution-start\}\s+(?P<id>\S+)")
@@ -78,7 +117,124 @@ def answer_cell(exercise_id: str) -> Any:
     return cell
 
 
-def student_copy(nb: Any, *, chapter: int | None = None, name: str = "") -> Any:
+def student_exercises(chapter: int, seed: str | None = None) -> dict[str, Exercise]:
+    """The exercises of a chapter as one student sees them: id -> the book's exercise,
+    or its variant for the student's ``seed`` (:func:`~course_lib.exercises.seeds.student_seed`).
+
+    >>> book = student_exercises(3)
+    >>> mine = student_exercises(3, "0" * 32)
+    >>> book["auc-pairs-table1"].question != mine["auc-pairs-table1"].question
+    True
+    """
+    from course_lib.exercises import exercises_for
+
+    return {ex.id: (ex if seed is None else ex.variant(exercise_seed(seed, ex.id)))
+            for ex in exercises_for(chapter)}
+
+
+def check_cell(exercises: Sequence[Exercise], salt_seed: str = "book") -> Any:
+    """The cell that defines ``check`` in a student copy, from a sealed key (its salts
+    derived from ``salt_seed``, so that a copy is deterministic)."""
+    from course_lib.exercises.sealed import seal_key
+
+    source = ("# The checks of this copy: salted hashes of the accepted and of the typical\n"
+              "# wrong answers, never an answer. Run this cell before your answers.\n"
+              "from course_lib.exercises import SealedCheck\n\n"
+              f"check = SealedCheck({json.dumps(seal_key(exercises, salt_seed=salt_seed))})")
+    cell = nbformat.v4.new_code_cell(source)
+    cell.metadata = nbformat.NotebookNode({"tags": ["check-key"],
+                                           "jupyter": {"source_hidden": True}})
+    cell.id = "check-key"
+    return cell
+
+
+def _with_question(text: str, question: str) -> str:
+    """An ``{exercise}`` cell's text with its question replaced (title and options kept)."""
+    match = EXERCISE_START.match(text)
+    if match is None:
+        return text
+    fence = match["fence"].strip()
+    return f"{text[:match.end()]}\n{question.strip()}\n{fence}\n"
+
+
+def _labcopy() -> ModuleType:
+    """``book/_ext/labcopy.py``, the one implementation of the book's text in Jupyter."""
+    if "labcopy" in sys.modules:
+        return sys.modules["labcopy"]
+    if not LABCOPY.is_file():
+        raise ValueError(f"student copies are made from the book's repository: "
+                         f"{LABCOPY} is missing")
+    if str(LABCOPY.parent) not in sys.path:
+        sys.path.insert(0, str(LABCOPY.parent))
+    import labcopy
+
+    return labcopy
+
+
+def book_index(root: Path | str = ROOT) -> Any:
+    """What the copies need of the whole book (bibliography, figure numbers, section
+    titles), read once: pass it to :func:`student_copy` when making many copies."""
+    return _labcopy().BookIndex.read(Path(root))
+
+
+def answer_note(exercise_id: str) -> str:
+    """The line under an exercise of a student copy that names its answer.
+
+    >>> answer_note("auc-pairs-table1")
+    '**Your answer:** `auc_table1`, in the code cell below.'
+    >>> answer_note("auc-pairs-function")
+    '**Your answer:** a function `auc_pairs(y_true, y_score)`, in the code cell below.'
+    """
+    ex = get(exercise_id)
+    if ex.kind == "function":
+        signature = ex.function.signature if ex.function is not None else ""
+        return f"**Your answer:** a function `{ex.answer_name}({signature})`, in the code cell below."
+    return f"**Your answer:** `{ex.answer_name}`, in the code cell below."
+
+
+#: The book's sentence about its folded solutions (with chapter 13's tail), which a
+#: student copy replaces by what a student does instead.
+FOLDED = re.compile(r"The\s+worked\s+solutions\s+are\s+folded\s+under\s+each\s+exercise"
+                    r"(?:,[^.]*)?\.")
+INSTEAD = "Write each answer in the code cell under its exercise and run the cell."
+
+
+def student_wording(markdown: str) -> str:
+    """A chapter's markdown as a student copy says it: no folded solutions.
+
+    >>> student_wording("It says so. The worked solutions are folded under each\\n"
+    ...                 "exercise, and each ends with the check passing.")
+    'It says so. Write each answer in the code cell under its exercise and run the cell.'
+    """
+    return FOLDED.sub(INSTEAD, markdown)
+
+
+def _as_the_book_prints(out: Any, source: Any, *, chapter: int | None, name: str,
+                        book: Any) -> Any:
+    """The markdown of the copy ``out`` as the book prints it (see the module docstring);
+    the glued values come from ``source``, the chapter with its outputs."""
+    lab = _labcopy()
+    index = book_index() if book is None else book
+    chapters = (index.root / "notebooks").resolve()
+    path = chapters / (Path(name).name or "chapter.ipynb")
+    try:
+        page = lab.page_copy(
+            out, path, index=index, image_dir=None, glue=lab.glue_values(source),
+            chapter=chapter, exercise_note=answer_note,
+            # the copies are written side by side: a chapter links to a chapter
+            linked=lambda page: page.resolve().parent == chapters)
+    except ValueError as exc:
+        raise ValueError(f"{name}: {exc}") from None
+    readable = nbformat.from_dict(page)
+    for cell in readable.cells:
+        if cell.get("cell_type") == "markdown":
+            cell["source"] = student_wording(_source(cell))
+    return readable
+
+
+def student_copy(nb: Any, *, chapter: int | None = None, name: str = "",
+                 exercises: Mapping[str, Exercise] | None = None,
+                 variant: Mapping[str, str] | None = None, book: Any = None) -> Any:
     """A student copy of notebook ``nb`` (not modified): solutions out, stubs in.
 
     Parameters
@@ -86,19 +242,38 @@ def student_copy(nb: Any, *, chapter: int | None = None, name: str = "") -> Any:
     nb : a notebook (``nbformat`` v4 node)
     chapter : the chapter to record; default :func:`chapter_of` (metadata, file name)
     name : the notebook's file name, for the chapter and for error messages
+    exercises : id -> the exercise as this student sees it (a variant's question replaces
+        the book's); default: the book's exercises
+    variant : ``{"student": ..., "seed": ...}`` recorded in ``metadata.course.variant``
+    book : :func:`book_index` (read now when None; pass it when making many copies)
 
     Raises
     ------
     ValueError
-        On a ``solution-start`` without its ``solution-end``, an end without a start, or
-        an exercise id unknown to the registry.
+        On a ``solution-start`` without its ``solution-end``, an end without a start, an
+        exercise id unknown to the registry, or a role the book's text cannot resolve.
     """
     chapter = chapter if chapter is not None else chapter_of(nb, name)
+    if exercises is None:
+        exercises = student_exercises(chapter) if chapter is not None else {}
     out = copy.deepcopy(nb)
     cells: list[Any] = []
+    used: list[Exercise] = []
+    key_at: int | None = None
     open_id: str | None = None
     for index, cell in enumerate(nb.cells):
         text = _source(cell) if cell.get("cell_type") == "markdown" else ""
+        exercise = EXERCISE_START.match(text)
+        label = _LABEL.search(exercise["options"]) if exercise else None
+        if label and label["id"] in exercises:
+            ex = exercises[label["id"]]
+            new = copy.deepcopy(cell)
+            if ex.question != get(ex.id).question:
+                new["source"] = _with_question(text, ex.question)
+            if key_at is None:
+                key_at = len(cells)
+            cells.append(new)
+            continue
         start = SOLUTION_START.match(text)
         if start:
             if open_id is not None:
@@ -110,6 +285,9 @@ def student_copy(nb: Any, *, chapter: int | None = None, name: str = "") -> Any:
             except ValueError:
                 raise ValueError(f"{name}: cell {index + 1}: unknown exercise "
                                  f"{open_id!r}") from None
+            if key_at is None:
+                key_at = len(cells) - 1
+            used.append(exercises.get(open_id) or get(open_id))
             continue
         if SOLUTION_END.match(text):
             if open_id is None:
@@ -126,25 +304,95 @@ def student_copy(nb: Any, *, chapter: int | None = None, name: str = "") -> Any:
         cells.append(new)
     if open_id is not None:
         raise ValueError(f"{name}: the solution of {open_id!r} has no solution-end")
+    if used:
+        salt_seed = (variant or {}).get("seed") or "book"
+        cells.insert(key_at if key_at is not None else len(cells), check_cell(used, salt_seed))
     out.cells = cells
     out.metadata.pop("widgets", None)
     if chapter is not None:
         out.metadata["course"] = {**dict(out.metadata.get("course", {})), "chapter": chapter}
-    return out
+    if variant is not None:
+        out.metadata.setdefault("course", {})["variant"] = dict(variant)
+    return _as_the_book_prints(out, nb, chapter=chapter, name=name, book=book)
 
 
-def write_student_copies(paths: Sequence[Path | str], out_dir: Path | str) -> list[Path]:
-    """Write the student copy of each notebook into ``out_dir`` (same file names)."""
+def read_roster(path: Path | str) -> list[str]:
+    """The student ids of a roster CSV (column ``student``), checked: each id is a file
+    name stem (letters, digits, ``_ . @ + -``) and no two ids are equal up to case."""
+    with open(path, newline="", encoding="utf-8-sig") as fh:
+        reader = csv.DictReader(fh)
+        if reader.fieldnames is None or "student" not in reader.fieldnames:
+            raise ValueError(f"{path}: the roster needs a column 'student' (the id each "
+                             "submission is named by, e.g. alice for alice.ipynb)")
+        ids = [str(row["student"] or "").strip() for row in reader]
+    seen: dict[str, str] = {}
+    for i, sid in enumerate(ids, start=2):
+        if not _STUDENT_ID.match(sid):
+            raise ValueError(f"{path}, line {i}: {sid!r} is not a usable student id (letters, "
+                             "digits and _ . @ + -, as in a file name)")
+        key = normalize_student(sid)
+        if key in seen:
+            raise ValueError(f"{path}, line {i}: {sid!r} and {seen[key]!r} are the same "
+                             "student id up to case")
+        seen[key] = sid
+    if not ids:
+        raise ValueError(f"{path}: the roster has no students")
+    return ids
+
+
+def read_secret(path: Path | str, *, create: bool = False) -> str:
+    """The class secret kept in ``path`` (created, random and owner-only, if asked)."""
+    path = Path(path)
+    if not path.exists():
+        if not create:
+            raise ValueError(f"{path}: no class secret there (the file that made the "
+                             "students' copies)")
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as fh:
+            fh.write(secrets.token_hex(16) + "\n")
+        print(f"A new class secret is in {path}: keep it (the grader needs it) and never "
+              "hand it out.", file=sys.stderr)
+    secret = path.read_text(encoding="utf-8").strip()
+    if len(secret) < 8:
+        raise ValueError(f"{path}: the class secret must have at least 8 characters")
+    return secret
+
+
+def write_student_copies(paths: Sequence[Path | str], out_dir: Path | str, *,
+                         students: Sequence[str] | None = None,
+                         secret: str | None = None) -> list[Path]:
+    """Write the student copy of each notebook into ``out_dir`` (same file names); with
+    ``students`` and ``secret``, one folder per student with that student's variants."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
+    if (students is None) != (secret is None):
+        raise ValueError("per-student copies need both the students and the class secret")
+    notebooks = [(Path(p), nbformat.read(p, as_version=4)) for p in paths]
+    book = book_index()
     written = []
-    for path in map(Path, paths):
-        nb = nbformat.read(path, as_version=4)
-        copy_ = student_copy(nb, name=path.name)
-        target = out_dir / path.name
-        nbformat.write(copy_, target)
-        written.append(target)
+    roster: list[str | None] = list(students) if students is not None else [None]
+    for student in roster:
+        seed = None if student is None or secret is None else student_seed(secret, student)
+        folder = out_dir if student is None else out_dir / student
+        folder.mkdir(parents=True, exist_ok=True)
+        for path, nb in notebooks:
+            chapter = chapter_of(nb, path.name)
+            exercises = (student_exercises(chapter, seed)
+                         if chapter is not None and _has_exercises(chapter) else {})
+            variant = None if student is None or seed is None else {"student": student,
+                                                                    "seed": seed}
+            copy_ = student_copy(nb, name=path.name, chapter=chapter, exercises=exercises,
+                                 variant=variant, book=book)
+            target = folder / path.name
+            nbformat.write(copy_, target)
+            written.append(target)
     return written
+
+
+def _has_exercises(chapter: int | None) -> bool:
+    from course_lib.exercises import CHAPTERS
+
+    return chapter is not None and chapter in CHAPTERS
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -154,9 +402,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         description="Write student copies of chapter notebooks (solutions replaced by stubs).")
     parser.add_argument("notebooks", nargs="+", type=Path)
     parser.add_argument("--out-dir", type=Path, required=True)
+    parser.add_argument("--roster", type=Path, default=None,
+                        help="CSV with a column 'student': one folder of copies per student, "
+                             "with that student's variants")
+    parser.add_argument("--secret-file", type=Path, default=None,
+                        help="the class secret (created if missing; needed with --roster)")
     args = parser.parse_args(argv)
+    if (args.roster is None) != (args.secret_file is None):
+        parser.error("--roster and --secret-file go together")
     try:
-        written = write_student_copies(args.notebooks, args.out_dir)
+        students = read_roster(args.roster) if args.roster else None
+        secret = read_secret(args.secret_file, create=True) if args.secret_file else None
+        written = write_student_copies(args.notebooks, args.out_dir, students=students,
+                                       secret=secret)
     except (OSError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from .. import roc_auc, roc_curve
-from ._core import (
+from course_lib import roc_auc, roc_curve
+from course_lib.exercises._core import (
     ChoiceChecker,
     FunctionSpec,
     Mistake,
@@ -25,6 +25,7 @@ from ._core import (
     with_whole_mistakes,
     yes_no,
 )
+
 from ._hints import HINTS
 
 _MODEL_TEXT = ("In the linear-density model the scores lie in $[0, 1]$ with densities "

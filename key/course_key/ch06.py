@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .. import gini_normalized, gini_unnormalized, roc_auc
-from . import _cases
-from ._core import (
+from course_lib import gini_normalized, gini_unnormalized, roc_auc
+from course_lib.exercises._core import (
     FunctionSpec,
     Mistake,
     exact,
@@ -16,6 +15,8 @@ from ._core import (
     value_exercise,
     with_whole_mistakes,
 )
+
+from . import _cases
 from ._hints import HINTS, auc_tie_version, gini_mistakes
 from .ch03 import TABLE1_B, TABLE1_TEXT, TABLE1_Y
 

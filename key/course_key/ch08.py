@@ -6,9 +6,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from .. import ks_statistic
-from . import _cases
-from ._core import (
+from course_lib import ks_statistic
+from course_lib.exercises._core import (
     FunctionSpec,
     Mistake,
     exact,
@@ -18,6 +17,8 @@ from ._core import (
     value_exercise,
     with_whole_mistakes,
 )
+
+from . import _cases
 from ._hints import HINTS, keep_distinct, ks_over_rate
 from .ch03 import TABLE1_B, TABLE1_TEXT, TABLE1_Y
 

@@ -6,8 +6,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from .. import roc_auc
-from ._core import (
+from course_lib import roc_auc
+from course_lib.exercises._core import (
     FunctionSpec,
     Mistake,
     exact,
@@ -15,6 +15,7 @@ from ._core import (
     quiet,
     value_exercise,
 )
+
 from ._hints import HINTS
 
 # A small grouped table: (score, positives, negatives), highest score first.

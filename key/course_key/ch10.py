@@ -6,8 +6,16 @@ from fractions import Fraction
 
 import sympy
 
-from ..models import LINEAR_DENSITIES, ScoreModel
-from ._core import Mistake, exact, parts, sympy_checker, value_exercise, with_whole_mistakes
+from course_lib.exercises._core import (
+    Mistake,
+    exact,
+    parts,
+    sympy_checker,
+    value_exercise,
+    with_whole_mistakes,
+)
+from course_lib.models import LINEAR_DENSITIES, ScoreModel
+
 from ._hints import HINTS
 
 _T = sympy.Symbol("theta", real=True)

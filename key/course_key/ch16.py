@@ -7,9 +7,16 @@ from itertools import combinations
 
 import numpy as np
 
-from ..multiclass import ovo_auc, ovr_auc
-from ..roc import roc_auc
-from ._core import FunctionSpec, Mistake, exact, function_exercise, numbers_close, value_exercise
+from course_lib.exercises._core import (
+    FunctionSpec,
+    Mistake,
+    exact,
+    function_exercise,
+    numbers_close,
+    value_exercise,
+)
+from course_lib.multiclass import ovo_auc, ovr_auc
+from course_lib.roc import roc_auc
 
 # The small table of the first exercises: classes a, b, c; the scores of class a.
 _Y = ["a", "a", "b", "b", "b", "c"]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ._core import Mistake, exact, value_exercise
+from course_lib.exercises._core import Mistake, exact, value_exercise
+
 from ._hints import HINTS
 
 # Table 1: the curve holds TPR 1/3 on FPR [0, 1/4], then the tie (3, 5) is the diagonal

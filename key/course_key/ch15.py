@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ._core import Mistake, exact, value_exercise
+from course_lib.exercises._core import Mistake, exact, value_exercise
 
 # Table 1 of the book: labels and scores.
 _Y = (0, 0, 0, 1, 1, 1, 0)

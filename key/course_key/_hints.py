@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ._core import Mistake
+from course_lib.exercises._core import Mistake
 
 __all__ = [
     "HINTS",

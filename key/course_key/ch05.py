@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .. import gini_brown
+from course_lib import gini_brown
+from course_lib.exercises._core import FunctionSpec, Mistake, exact, function_exercise, parts, value_exercise
+
 from . import _cases
-from ._core import FunctionSpec, Mistake, exact, function_exercise, parts, value_exercise
 from ._hints import HINTS, gini_brown_rectangles, keep_distinct
 
 _INC = (0, 10, 20, 30, 40)

@@ -6,8 +6,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from .. import rank_average, roc_auc, soft_auc
-from ._core import (
+from course_lib import rank_average, roc_auc, soft_auc
+from course_lib.exercises._core import (
     FunctionSpec,
     Mistake,
     approx,
@@ -16,6 +16,7 @@ from ._core import (
     judge_number_list,
     value_exercise,
 )
+
 from ._hints import HINTS
 from .ch03 import TABLE1_B, TABLE1_TEXT, TABLE1_Y
 

@@ -6,8 +6,17 @@ from fractions import Fraction
 
 import numpy as np
 
-from .. import roc_auc
-from ._core import FunctionSpec, Mistake, approx, describe, exact, function_exercise, value_exercise
+from course_lib import roc_auc
+from course_lib.exercises._core import (
+    FunctionSpec,
+    Mistake,
+    approx,
+    describe,
+    exact,
+    function_exercise,
+    value_exercise,
+)
+
 from ._hints import HINTS
 
 _AUC_SEARCH = 1 - Fraction(20, 995)

@@ -6,9 +6,8 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from .. import randomized_roc_point, roc_auc, roc_curve, roc_point
-from . import _cases
-from ._core import (
+from course_lib import randomized_roc_point, roc_auc, roc_curve, roc_point
+from course_lib.exercises._core import (
     FunctionSpec,
     Mistake,
     PredicateChecker,
@@ -24,6 +23,8 @@ from ._core import (
     with_whole_mistakes,
     yes_no,
 )
+
+from . import _cases
 from ._hints import HINTS, auc_mistakes
 from .ch03 import TABLE1_B, TABLE1_TEXT, TABLE1_Y
 

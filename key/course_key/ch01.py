@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ._core import ChoiceChecker, Mistake, exact, parts, value_exercise, with_whole_mistakes
+from course_lib.exercises._core import (
+    ChoiceChecker,
+    Mistake,
+    exact,
+    parts,
+    value_exercise,
+    with_whole_mistakes,
+)
+
 from ._hints import HINTS, keep_distinct, precision_mistakes
 
 _PREF = {"0": "tie", "tie": "tie", "1": "1", "2": "2", "system 1": "1", "system 2": "2"}

@@ -7,8 +7,7 @@ from fractions import Fraction
 
 import sympy
 
-from ._cases import uniform_cases
-from ._core import (
+from course_lib.exercises._core import (
     FunctionSpec,
     Mistake,
     approx,
@@ -17,6 +16,8 @@ from ._core import (
     value_exercise,
     yes_no,
 )
+
+from ._cases import uniform_cases
 
 _t = sympy.Symbol("t")
 _A = sympy.Rational(5, 6)

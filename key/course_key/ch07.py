@@ -6,9 +6,10 @@ from fractions import Fraction
 
 import numpy as np
 
-from .. import average_precision, pr_auc_trapezoid, roc_auc
+from course_lib import average_precision, pr_auc_trapezoid, roc_auc
+from course_lib.exercises._core import FunctionSpec, Mistake, exact, function_exercise, parts, value_exercise
+
 from . import _cases
-from ._core import FunctionSpec, Mistake, exact, function_exercise, parts, value_exercise
 from ._hints import HINTS, auc_mistakes, keep_distinct, precision_mistakes
 from .ch03 import TABLE1_B, TABLE1_TEXT, TABLE1_Y
 

@@ -6,8 +6,17 @@ from fractions import Fraction
 
 import numpy as np
 
-from .. import normalized_expected_cost
-from ._core import FunctionSpec, Mistake, exact, function_exercise, parts, value_exercise, with_whole_mistakes
+from course_lib import normalized_expected_cost
+from course_lib.exercises._core import (
+    FunctionSpec,
+    Mistake,
+    exact,
+    function_exercise,
+    parts,
+    value_exercise,
+    with_whole_mistakes,
+)
+
 from ._hints import HINTS
 
 _PCF = Fraction(2, 10) * 4 / (Fraction(2, 10) * 4 + Fraction(8, 10) * 1)
