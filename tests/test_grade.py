@@ -493,6 +493,14 @@ def test_without_bwrap_the_grader_refuses_with_exit_code_2(tmp_path, monkeypatch
         grade.grade_directory(subs)
 
 
+def test_without_the_answer_key_the_grader_refuses_with_exit_code_2(tmp_path, monkeypatch,
+                                                                     capsys):
+    nbformat.write(fixtures.chapter_notebook(CHAPTER), tmp_path / "alice.ipynb")
+    monkeypatch.setitem(sys.modules, "course_key", None)  # as where only course_lib is
+    assert grade.main([str(tmp_path), "--out", str(tmp_path.parent / "g.csv")]) == 2
+    assert "the answer key (the package course_key" in capsys.readouterr().err
+
+
 def test_the_weaker_mode_must_be_asked_for_and_says_so(tmp_path):
     """--sandbox none: own process group and attached descendants killed, stated loudly."""
     subs = tmp_path / "subs"
@@ -661,3 +669,27 @@ def test_output_size_counts_text_and_data():
     assert grade._output_size({"name": "stdout", "text": "x" * 10}) == 10
     assert grade._output_size({"data": {"text/plain": "abc", "image/png": "12345"}}) == 8
     assert grade._output_size({"ename": "E", "evalue": "ab", "traceback": ["x", "yz"]}) == 5
+
+
+def test_an_answer_key_installed_into_site_packages_is_hidden_in_the_sandbox(tmp_path,
+                                                                             monkeypatch):
+    """A non-editable install of course_key sits in a bound folder: bwrap masks it."""
+    need_bwrap()
+    site = tmp_path / "site"
+    (site / "course_key").mkdir(parents=True)
+    (site / "course_key" / "ch03.py").write_text("ANSWER = 19/24\n", encoding="utf-8")
+    (site / "course_key-0.1.0.dist-info").mkdir()
+    (site / "other.py").write_text("OK = 1\n", encoding="utf-8")
+    monkeypatch.setattr(_sandbox, "_site_dirs", lambda: [site])
+    mask = _sandbox.key_mask(tmp_path)
+    masks = _sandbox._python_binds(mask)
+    assert masks[-5:] == ["--ro-bind", str(mask), str(site / "course_key"),
+                          "--tmpfs", str(site / "course_key-0.1.0.dist-info")]
+    probe = ("import os, sys; sys.path.insert(0, sys.argv[1]); import other; "
+             "print(sorted(os.listdir(sys.argv[1] + '/course_key'))); import course_key")
+    cmd = [_sandbox._bwrap(), *_sandbox._namespace_args(), *_sandbox._system_binds(),
+           "--ro-bind", str(site), str(site), *masks, "--proc", "/proc", "--dev", "/dev",
+           sys.executable, "-c", probe, str(site)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert proc.stdout.strip() == "['__init__.py']"  # the mask, not the key's files
+    assert "ImportError: the answer key (course_key) is not available" in proc.stderr

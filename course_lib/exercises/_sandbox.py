@@ -30,8 +30,8 @@ PID namespace and the time limit against a fork bomb).
 
 ``sandbox="none"`` is the weaker mode that must be asked for: the kernel runs in its
 own session and process group (killed at the end), with the same rlimits, in a
-temporary folder, but with the grader's file system and network. A process that leaves
-the process group (``setsid``) survives it.
+temporary folder, but with the grader's file system (the answer key included) and
+network. A process that leaves the kernel's process tree (a double fork) survives it.
 """
 
 from __future__ import annotations
@@ -82,8 +82,26 @@ def _system_binds() -> list[str]:
     return args
 
 
-def _python_binds() -> list[str]:
-    """Read-only binds of the interpreter's prefix and the venv (when outside /usr)."""
+#: What ``import course_key`` finds in the sandbox where a key is installed into a bound
+#: site-packages folder (an empty folder would import as a namespace package).
+_KEY_MASK = ('raise ImportError("the answer key (course_key) is not available in the '
+             'grader\'s sandbox")\n')
+
+
+def key_mask(root: Path) -> Path:
+    """A folder whose ``__init__.py`` refuses the import, bound over an installed key."""
+    mask = root / "keymask"
+    mask.mkdir(exist_ok=True)
+    (mask / "__init__.py").write_text(_KEY_MASK, encoding="utf-8")
+    return mask
+
+
+def _python_binds(mask: Path | None = None) -> list[str]:
+    """Read-only binds of the interpreter's prefix and the venv (when outside /usr).
+
+    A ``course_key`` package installed into a bound site-packages folder is covered by
+    ``mask`` (:func:`key_mask`; an empty tmpfs when None), its metadata by an empty tmpfs.
+    """
     args: list[str] = []
     done: set[str] = set()
     for prefix in (sys.base_prefix, sys.prefix, str(Path(sys.executable).parent.parent)):
@@ -97,8 +115,12 @@ def _python_binds() -> list[str]:
     # not an editable install) is hidden.
     for site in _site_dirs():
         for entry in sorted(site.glob("course_key*")):
-            args += (["--tmpfs", str(entry)] if entry.is_dir()
-                     else ["--ro-bind", "/dev/null", str(entry)])
+            if entry.name == "course_key" and entry.is_dir() and mask is not None:
+                args += ["--ro-bind", str(mask), str(entry)]
+            elif entry.is_dir():
+                args += ["--tmpfs", str(entry)]
+            else:
+                args += ["--ro-bind", "/dev/null", str(entry)]
     return args
 
 
@@ -236,7 +258,7 @@ class NotebookSandbox:
         args = [exe, *_namespace_args(), "--clearenv"]
         for key, value in self.env().items():
             args += ["--setenv", key, value]
-        args += _system_binds() + _python_binds()
+        args += _system_binds() + _python_binds(key_mask(self.ipc.parent))
         args += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev",
                  "--bind", str(self.scratch), INSIDE_SCRATCH,
                  "--bind", str(self.scratch / "tmp"), "/tmp",

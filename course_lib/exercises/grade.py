@@ -72,14 +72,15 @@ from typing import Any
 
 import nbformat
 
+from course_lib import exercises as _registry
 from course_lib.exercises import (
     CALL_TIME_LIMIT,
+    AnswerKeyMissing,
     Exercise,
     Feedback,
     _exports,
     _sandbox,
     decode_answer,
-    exercises_for,
 )
 from course_lib.exercises._kernel import RESULT_MIME, extraction_code
 
@@ -236,7 +237,7 @@ def _exercises(chapter: int | None) -> list[Exercise]:
     if chapter is None:
         return []
     try:
-        return list(exercises_for(chapter))
+        return list(_registry.exercises_for(chapter))  # from the answer key, lazily
     except ValueError:
         return []
 
@@ -982,8 +983,8 @@ SANDBOX_SUMMARY = {
               "its notebook)"),
     "none": ("sandbox: NONE (--sandbox none, the weaker mode): each kernel ran in its own "
              "process group, killed at the end, with the memory and process caps, in a "
-             "temporary folder, but with the grader's file system and network; a process "
-             "that left the group could survive. Grade untrusted notebooks with bwrap"),
+             "temporary folder, but with the grader's file system (the answer key included) and "
+             "network; a double-forked process could survive. Grade untrusted notebooks with bwrap"),
 }
 
 
@@ -1030,6 +1031,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     """The command line; returns the exit code (0 when the batch completed)."""
     parser = _parser()
     args = parser.parse_args(argv)
+    try:
+        _registry.REGISTRY  # noqa: B018 - the references: the instructor-only answer key
+    except AnswerKeyMissing:
+        print("grade: the answer key (the package course_key, folder key/) is not "
+              "installed in this environment: `make install`, or `pip install -e ./key` "
+              "next to course_lib", file=sys.stderr)
+        return 2
     if not args.submissions.is_dir():
         parser.error(f"{args.submissions} is not a folder")
     if not submissions(args.submissions):

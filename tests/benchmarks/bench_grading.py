@@ -35,7 +35,10 @@ import nbformat
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "fixtures" / "submissions"))
-sys.path.insert(0, str(ROOT))  # this checkout's course_lib, whatever the venv points to
+sys.path[:0] = [str(ROOT), str(ROOT / "key")]  # this checkout's course_lib and key
+# ... and its answer key, for the grader and the baseline kernels (the sandboxed kernels
+# never see it)
+PYTHONPATH = os.pathsep.join([str(ROOT), str(ROOT / "key"), os.environ.get("PYTHONPATH", "")])
 
 
 def _chapter_notebook(chapter: int | None) -> tuple[object, str]:
@@ -88,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"sandboxed runs skipped: {no_bwrap}")
     nb, source = _chapter_notebook(args.chapter)
     bin_dir = Path(sys.executable).parent
-    env = {**_kernel_env(), "PYTHONPATH": str(ROOT)}
+    env = {**_kernel_env(), "PYTHONPATH": PYTHONPATH}
     with tempfile.TemporaryDirectory(prefix="bench-grading-") as tmp:
         subs = Path(tmp) / "notebooks"
         subs.mkdir()
@@ -113,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
                     [sys.executable, "-m", "course_lib.exercises.grade", str(subs),
                      "--out", str(Path(tmp) / "out" / f"grades-{mode}{jobs}.csv"),
                      "--jobs", str(jobs), "--sandbox", mode, "--no-progress"],
-                    cwd=Path(tmp), env={**os.environ, "PYTHONPATH": str(ROOT)})
+                    cwd=Path(tmp), env={**os.environ, "PYTHONPATH": PYTHONPATH})
         print(_load())
 
     print()
