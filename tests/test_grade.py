@@ -693,3 +693,12 @@ def test_an_answer_key_installed_into_site_packages_is_hidden_in_the_sandbox(tmp
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     assert proc.stdout.strip() == "['__init__.py']"  # the mask, not the key's files
     assert "ImportError: the answer key (course_key) is not available" in proc.stderr
+
+
+def test_process_cap_is_counted_above_what_the_account_runs(monkeypatch):
+    assert grade._process_cap(0) == 0
+    if os.geteuid() == 0:
+        assert grade._process_cap(256) == 0  # Linux does not cap root: none is set
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    own = psutil.Process().num_threads()  # this process is the account's too
+    assert grade._process_cap(256) >= 256 + own

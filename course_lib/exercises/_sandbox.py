@@ -24,9 +24,10 @@ Debian's ``bubblewrap`` (``bwrap``; ``apt-get install bubblewrap``), never Docke
 * **IPC and host name**: new IPC and UTS namespaces; all capabilities dropped.
 
 Limits set inside, before ipykernel starts (:mod:`course_lib.exercises._kernel`): the
-address space (``RLIMIT_AS``) and the number of processes and threads
-(``RLIMIT_NPROC``; Linux does not apply it to root, so grading as root relies on the
-PID namespace and the time limit against a fork bomb).
+address space (``RLIMIT_AS``) and the number of processes and threads it may start
+(``RLIMIT_NPROC``, set above what the grading account already runs; Linux does not
+apply it to root, so grading as root relies on the PID namespace and the time limit
+against a fork bomb).
 
 ``sandbox="none"`` is the weaker mode that must be asked for: the kernel runs in its
 own session and process group (killed at the end), with the same rlimits, in a

@@ -112,7 +112,7 @@ GRACE = 10.0
 #: Default caps on the output kept, in MB of text (a character of ASCII is a byte).
 CELL_OUTPUT_MB = 1.0
 NOTEBOOK_OUTPUT_MB = 5.0
-#: Default cap on the processes and threads of a kernel's user (RLIMIT_NPROC).
+#: Default number of processes and threads a kernel may start (RLIMIT_NPROC).
 MAX_PROCS = 256
 #: The largest message the grader accepts from a kernel; a larger one is dropped by ZMQ
 #: before it is read, so no notebook makes the grader hold more than a few of these.
@@ -323,6 +323,25 @@ class _Limits:
     notebook_output: int
 
 
+def _process_cap(extra: int) -> int:
+    """RLIMIT_NPROC for a kernel that may start ``extra`` processes and threads.
+
+    Linux counts every task of the user (all of them on kernels before 5.14, or without a
+    user namespace), so the cap is ``extra`` above what the grading account runs now;
+    root is exempt (0: no cap set).
+    """
+    if extra <= 0 or os.geteuid() == 0:
+        return 0
+    import psutil
+
+    uid, tasks = os.getuid(), 0
+    for proc in psutil.process_iter(["uids", "num_threads"]):
+        uids, threads = proc.info.get("uids"), proc.info.get("num_threads")
+        if uids is not None and uids.real == uid:
+            tasks += int(threads or 1)
+    return tasks + extra
+
+
 def _output_size(content: dict) -> int:
     """Characters of text an output message carries (its stream text or its data)."""
     if "text" in content:
@@ -416,7 +435,7 @@ async def _execute(nb: Any, exercises: Sequence[Exercise], cases: dict[str, list
                               "cases": cases.get(ex.id, [])} for ex in exercises]}
     inner = [sys.executable, "-s", "-m", "course_lib.exercises._kernel",
              "--memory-mb", str(int(limits.memory_mb)),
-             "--max-procs", str(int(limits.max_procs)), "-f", "{connection_file}"]
+             "--max-procs", str(_process_cap(limits.max_procs)), "-f", "{connection_file}"]
     km = _kernel_manager(box.argv(inner))
     km.transport = "ipc"
     km.ip = box.ip
@@ -939,6 +958,11 @@ class Gradebook:
         _atomic_write(paths["moodle"], lambda fh: _exports.write_moodle(rows, fh, title))
         folder = paths["feedback"]
         folder.mkdir(exist_ok=True)
+        if pages is None:  # the folder mirrors the gradebook: no page of an earlier run
+            keep = {_exports.page_name(n, self.students) for n in self.students}
+            for old in folder.glob("*.html"):
+                if old.name not in keep:
+                    old.unlink()
         for name in (self.students if pages is None else pages):
             own = self.students[name]
             if any(r.status in _exports.NOT_STUDENTS for r in own):
@@ -1003,8 +1027,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--memory-mb", type=int, default=2048,
                         help="address-space cap of each kernel in MB, 0 for none (2048)")
     parser.add_argument("--max-procs", type=int, default=MAX_PROCS,
-                        help="cap on the processes and threads of a kernel's user, 0 for "
-                             f"none; not applied by Linux to root ({MAX_PROCS})")
+                        help="processes and threads a kernel may start, 0 for no cap; "
+                             f"Linux does not cap root ({MAX_PROCS})")
     parser.add_argument("--max-cell-output", type=float, default=CELL_OUTPUT_MB,
                         metavar="MB", help="output kept per cell, in MB of text; past "
                         f"it the output is dropped and the cell interrupted ({CELL_OUTPUT_MB:g})")
