@@ -572,6 +572,12 @@ def test_a_grader_killed_mid_batch_keeps_what_it_graded_and_resumes(tmp_path):
     assert f"{len(names) - len(done)} files graded ({len(done)} kept" in stdout.getvalue()
     assert all(r.points == r.max_points for r in after)
     assert not list(tmp_path.glob(".grades.csv.*"))  # no temporary file left by the resume
+    paths = _exports.export_paths(out)
+    with open(paths["canvas"], newline="", encoding="utf-8") as fh:
+        canvas = list(csv.reader(fh))
+    assert canvas[0][-1] == f"Chapter {CHAPTER} exercises"
+    assert sorted(r[0] for r in canvas[1:]) == names
+    assert sorted(p.stem for p in paths["feedback"].glob("*.html")) == names
 
 
 def test_resume_refuses_a_file_that_is_not_a_gradebook(tmp_path):

@@ -1094,6 +1094,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"grade: WARNING: {SANDBOX_SUMMARY['none']}.", file=sys.stderr)
     book = Gradebook(args.out, kept, assignment=args.assignment,
                      exports=not args.no_exports)
+    if args.chapter is not None:
+        book.chapters.add(args.chapter)
+    for row in kept:  # the chapters of the kept rows name the assignment as before
+        try:
+            book.chapters.add(_registry.get(row.exercise).chapter)
+        except (KeyError, ValueError):
+            pass
     book.write()
     done = {r.student for r in kept}
     rows = grade_directory(args.submissions, jobs=args.jobs, timeout=args.timeout,
