@@ -570,12 +570,11 @@ def _family(pid: int | None) -> list[Any]:
 def _kill(family: Sequence[Any]) -> None:
     import psutil
 
-    for proc in family:
+    for proc in family:  # SIGKILL cannot be caught; not waiting: they are not our children
         try:
             proc.kill()
         except psutil.Error:
             pass
-    psutil.wait_procs(list(family), timeout=5)
 
 
 async def _shutdown(client: Any, km: Any) -> None:
