@@ -13,8 +13,14 @@
 #   make lab                JupyterLab on lab copies of the chapters (for instructors);
 #                           PORT=8888 IP=127.0.0.1 BROWSER=no|yes (default: yes only with a display)
 #                           LAB_DIR=_build/lab LAB_ARGS='more jupyter lab options'
-#   make pdf                the whole book as one PDF, _build/pdf/book.pdf (offline, Chromium)
-#   make student-notebooks  student copies of the chapters (no outputs, no solutions), in _build/student/;
+#   make book-student       the HTML book without the worked solutions (student edition),
+#                           _build/student-book/_build/html/
+#   make pdf                the whole book as one PDF handout, without the worked solutions,
+#                           _build/pdf/book.pdf (offline, Chromium)
+#   make pdf-solutions      the same PDF with every worked solution: the answer key,
+#                           _build/pdf/book-solutions.pdf
+#   make student-notebooks  student copies of the chapters (no outputs, no solutions, the text
+#                           as the book prints it), in _build/student/;
 #                           STUDENTS=roster.csv SECRET=class.secret: one folder per student, own variants
 #   make test-other-cpu     re-run the notebook comparison as another processor would (CI)
 
@@ -27,7 +33,7 @@ BOOK_FLAGS := -W -n --keep-going
 NOTEBOOKS  := $(sort $(wildcard notebooks/*.ipynb))
 BOOK_NOTEBOOKS := $(sort $(wildcard book/*.ipynb))
 
-.PHONY: install book check test test-other-cpu test-warehouse notebooks lab lab-copies pdf student-notebooks clean
+.PHONY: install book book-student check test test-other-cpu test-warehouse notebooks lab lab-copies pdf pdf-solutions singlehtml student-notebooks clean
 
 install: $(STAMP)
 
@@ -41,6 +47,17 @@ book: $(STAMP)
 	$(BIN)/jupyter-book build . --builder html $(BOOK_FLAGS)
 	@echo
 	@echo "The book: $(CURDIR)/_build/html/index.html"
+
+# The student edition: _config.yml with sphinx-exercise's hide_solutions set (written by
+# book/_ext/editions.py, which also makes the switch work for the book's gated solutions).
+STUDENT_BOOK := _build/student-book
+
+book-student: $(STAMP)
+	$(BIN)/python book/_ext/editions.py student-config $(STUDENT_BOOK)/_config.yml
+	$(BIN)/jupyter-book build . --builder html --config $(STUDENT_BOOK)/_config.yml \
+	  --path-output $(STUDENT_BOOK) $(BOOK_FLAGS)
+	@echo
+	@echo "The student edition (no worked solutions): $(CURDIR)/$(STUDENT_BOOK)/_build/html/index.html"
 
 check: $(STAMP)
 	$(BIN)/ruff check .
@@ -118,9 +135,17 @@ lab: lab-copies
 
 # The whole book as one PDF, offline: Sphinx's singlehtml page printed by Debian's Chromium
 # after MathJax has typeset it (book/_ext/print_pdf.py; needs `apt-get install chromium`).
-pdf: $(STAMP)
+# Both PDFs print the same page, for paper (no toggles, the explorers at their start):
+# the handout leaves the worked solutions out, the answer key prints them open.
+singlehtml: $(STAMP)
 	$(BIN)/jupyter-book build . --builder singlehtml $(BOOK_FLAGS)
+
+pdf: singlehtml
 	$(BIN)/python book/_ext/print_pdf.py _build/singlehtml/index.html _build/pdf/book.pdf
+
+pdf-solutions: singlehtml
+	$(BIN)/python book/_ext/print_pdf.py --solutions _build/singlehtml/index.html \
+	  _build/pdf/book-solutions.pdf
 
 # STUDENTS=roster.csv (a column 'student'): one folder per student, each with its own
 # variants drawn from the class secret in SECRET (default class.secret, created if missing).

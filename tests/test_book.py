@@ -8,6 +8,7 @@ author's ``_build``), from the stored notebook outputs, exactly as ``make book``
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -355,3 +356,28 @@ def test_threshold_explorers_follow_the_keyboard(html_dir):
         finally:
             browser.close()
     assert checked >= 10
+
+
+def test_copies_number_the_exercises_as_the_book(html_dir, tmp_path):
+    """The lab and student copies title each exercise "Exercise N.k (title)"
+    (book/_ext/labcopy.py): the same numbers and titles as sphinx-exercise prints in the
+    HTML book, for every exercise of every chapter."""
+    from html import unescape
+
+    sys.path.insert(0, str(ROOT / "book" / "_ext"))
+    import labcopy
+
+    index = labcopy.BookIndex.read(ROOT)
+    compared = 0
+    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        page = (html_dir / "notebooks" / f"{path.stem}.html").read_text(encoding="utf-8")
+        book = [re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", "", m))).strip()
+                for m in re.findall(r'<p class="admonition-title">(<span class="caption-number">'
+                                    r'Exercise.*?)</p>', page, flags=re.S)]
+        copy = labcopy.page_copy(json.loads(path.read_text(encoding="utf-8")), path,
+                                 index=index, image_dir=tmp_path)
+        ours = [m.group(1) for c in copy["cells"] if c["cell_type"] == "markdown"
+                for m in re.finditer(r"^```\{admonition\} (Exercise .*)$", c["source"], re.M)]
+        assert [t.replace("\u2019", "'") for t in book] == ours, path.name
+        compared += len(ours)
+    assert compared >= 90

@@ -1,9 +1,11 @@
 """``make pdf``: the whole book as one PDF, built offline (singlehtml printed by Chromium).
 
 The test builds the single-page book into a temporary folder, prints it with
-``book/_ext/print_pdf.py`` exactly as ``make pdf`` does, and reads the PDF back with
+``book/_ext/print_pdf.py`` as ``make pdf`` (the handout) and ``make pdf-solutions`` (the
+answer key) do, both from one page load (``--answer-key``), and reads the PDFs back with
 poppler's ``pdftotext`` and ``pdftoppm`` (Debian's poppler-utils): every title of the
-table of contents is in it, no formula is left as raw TeX, and pages rasterize to ink.
+table of contents is in the handout, no formula is left as raw TeX, pages rasterize to
+ink; the handout has no worked solution and no toggle, the answer key every solution.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from course_lib.exercises.student import FOLDED
 
 ROOT = Path(__file__).resolve().parents[1]
 JUPYTER_BOOK = Path(sys.executable).with_name("jupyter-book")
@@ -53,6 +57,11 @@ def _plain(text: str) -> str:
     return re.sub(r"\s+", " ", text.replace("-\n", "")).strip().lower()
 
 
+def _plain_lines(text: str) -> str:
+    """The text with its line breaks as spaces (a sentence may break across lines)."""
+    return re.sub(r"\s+", " ", text)
+
+
 @pytest.fixture(scope="module")
 def pdf(tmp_path_factory) -> Path:
     if CHROMIUM is None or not POPPLER:
@@ -66,20 +75,66 @@ def pdf(tmp_path_factory) -> Path:
         capture_output=True, text=True, timeout=900,
     )
     assert proc.returncode == 0, f"singlehtml build failed:\n{proc.stdout[-3000:]}{proc.stderr[-3000:]}"
-    target = out / "book.pdf"
+    target, key = out / "book.pdf", out / "book-solutions.pdf"
     proc = subprocess.run(
         [sys.executable, str(ROOT / "book" / "_ext" / "print_pdf.py"),
-         str(out / "_build" / "singlehtml" / "index.html"), str(target)],
+         str(out / "_build" / "singlehtml" / "index.html"), str(target),
+         "--answer-key", str(key)],
         capture_output=True, text=True, timeout=900,
     )
     assert proc.returncode == 0, f"printing failed:\n{proc.stdout[-3000:]}{proc.stderr[-3000:]}"
     return target
 
 
-@pytest.fixture(scope="module")
-def text(pdf) -> str:
+def _pdftotext(pdf: Path) -> str:
     return subprocess.run(["pdftotext", "-enc", "UTF-8", str(pdf), "-"], capture_output=True,
                           text=True, check=True).stdout
+
+
+@pytest.fixture(scope="module")
+def text(pdf) -> str:
+    return _pdftotext(pdf)
+
+
+@pytest.fixture(scope="module")
+def key_text(pdf) -> str:
+    return _pdftotext(pdf.with_name("book-solutions.pdf"))
+
+
+#: What only a folded part of the HTML book says: a toggle's label, a solution's title.
+TOGGLES = re.compile(r"(Show|Hide) code cell (source|output|content)|Click to (show|hide)")
+
+
+def _solution_outputs() -> list[str]:
+    """What only a worked solution prints: its code's passing check, "Passed · <id>"."""
+    from course_lib.exercises import REGISTRY
+
+    return [f"Passed · {ex.id} ·" for ex in REGISTRY.values()]
+
+
+@pytest.mark.slow
+def test_handout_has_no_solution_and_no_toggle(text):
+    """The handout: every exercise, no worked solution (title, prose or code), no dead
+    toggle, no slider instructions for an explorer without its slider."""
+    assert "Exercise 2.1 (The ROC point of one threshold)" in _plain_lines(text)
+    assert "Solution to" not in text
+    found = [out for out in _solution_outputs() if out in _plain_lines(text)]
+    assert not found, f"solution code in the handout: {found[:3]}"
+    assert not TOGGLES.search(text), TOGGLES.search(text)
+    assert not FOLDED.search(_plain_lines(text))  # the chapters' sentence
+    assert text.count("a slider moves the threshold") >= 4  # the explorers, printed static
+
+
+@pytest.mark.slow
+def test_answer_key_has_every_solution_open(key_text):
+    calls = _solution_outputs()
+    plain = _plain_lines(key_text)
+    assert plain.count("Solution to Exercise") == len(calls) >= 90
+    missing = [call for call in calls if call not in plain]
+    assert not missing, f"solutions missing from the answer key: {missing[:3]}"
+    assert not TOGGLES.search(key_text), TOGGLES.search(key_text)
+    assert not FOLDED.search(plain)  # on paper the solutions are not folded
+    assert "Solution to Exercise 2.1 (The ROC point of one threshold)" in plain
 
 
 @pytest.mark.slow

@@ -97,11 +97,19 @@ def test_per_student_copies_carry_their_own_variant(tmp_path):
 
     roster = tmp_path / "roster.csv"
     roster.write_text("student,name\nalice,Alice A.\nbob,Bob B.\n", encoding="utf-8")
-    secret_file = tmp_path / "class.secret"
     chapter = Path(__file__).resolve().parents[1] / "notebooks" / "03_auc_pairs.ipynb"
+    # a new secret file is created, random and owner-only
+    created = tmp_path / "new.secret"
+    assert student.main([str(chapter), "--out-dir", str(tmp_path / "first"),
+                         "--roster", str(roster), "--secret-file", str(created)]) == 0
+    assert stat.S_IMODE(created.stat().st_mode) == 0o600
+    assert len(created.read_text().strip()) == 32
+    # a fixed secret, so that the comparison below is reproducible (small answer spaces
+    # can make two students' answers equal by chance under another secret)
+    secret_file = tmp_path / "class.secret"
+    secret_file.write_text("test class secret 2026\n")
     assert student.main([str(chapter), "--out-dir", str(tmp_path / "out"),
                          "--roster", str(roster), "--secret-file", str(secret_file)]) == 0
-    assert stat.S_IMODE(secret_file.stat().st_mode) == 0o600
     secret = secret_file.read_text().strip()
     copies = {s: nbformat.read(tmp_path / "out" / s / chapter.name, as_version=4)
               for s in ("alice", "bob")}

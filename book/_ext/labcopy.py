@@ -20,7 +20,8 @@ citations) would show those roles raw. ``make lab`` therefore serves *generated*
 
 * an ``{exercise}`` directive by an admonition titled as the book numbers it,
   "Exercise 2.1 (title)" (sphinx-exercise's numbering: chapter, then the exercise's
-  place in it), and a solution block's opening by "Solution to Exercise 2.1 (title)".
+  place in it), and a solution block's opening cell by a drop-down titled "Solution to
+  Exercise 2.1 (title)" holding its worked prose (the solution's code cell follows it).
 
 The student copies (``course_lib.exercises.student``, ``make student-notebooks``) are
 made by the same function, :func:`page_copy`, with the glued values read from the chapter

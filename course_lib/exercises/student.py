@@ -171,10 +171,22 @@ def _labcopy() -> ModuleType:
     return labcopy
 
 
+_INDEXES: dict[tuple[Any, ...], Any] = {}
+
+
 def book_index(root: Path | str = ROOT) -> Any:
     """What the copies need of the whole book (bibliography, figure numbers, section
-    titles), read once: pass it to :func:`student_copy` when making many copies."""
-    return _labcopy().BookIndex.read(Path(root))
+    titles): pass it to :func:`student_copy` when making many copies. Read again only
+    when one of the book's files has changed since the last call."""
+    root = Path(root).resolve()
+    files = sorted([root / "book" / "references.bib", *root.glob("notebooks/*.ipynb"),
+                    *root.glob("book/*.ipynb"), *root.glob("book/*.md")])
+    stamp = (root, *((str(f), f.stat().st_mtime_ns, f.stat().st_size) for f in files
+                     if f.is_file()))
+    if stamp not in _INDEXES:
+        _INDEXES.clear()
+        _INDEXES[stamp] = _labcopy().BookIndex.read(root)
+    return _INDEXES[stamp]
 
 
 def answer_note(exercise_id: str) -> str:

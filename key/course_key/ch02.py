@@ -1,4 +1,10 @@
-"""Chapter 2 exercises: the ROC curve as a walk on a grid."""
+"""Chapter 2 exercises: the ROC curve as a walk on a grid.
+
+The value exercises on Table 1 have per-student variants on tables drawn like it (seven
+objects, three positives, one tie across the classes, see :mod:`course_key._variants`);
+the question whether a node next to the path is reachable keeps the book's table (its
+answer, no, cannot change).
+"""
 
 from __future__ import annotations
 
@@ -6,8 +12,11 @@ import math
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
+
 from course_lib import randomized_roc_point, roc_auc, roc_curve, roc_point
 from course_lib.exercises._core import (
+    Exercise,
     FunctionSpec,
     Mistake,
     PredicateChecker,
@@ -20,20 +29,28 @@ from course_lib.exercises._core import (
     same_number,
     same_points,
     value_exercise,
+    with_variants,
     with_whole_mistakes,
     yes_no,
 )
 
 from . import _cases
-from ._hints import HINTS, auc_mistakes
-from .ch03 import TABLE1_B, TABLE1_TEXT, TABLE1_Y
+from ._hints import HINTS, auc_mistakes, keep_distinct
+from ._variants import (
+    book_or_table_text,
+    cross_tie,
+    decimal_text,
+    draw_table,
+    ids_text,
+    parse_ratio,
+    points_text,
+    small_number_word,
+)
+from .ch03 import TABLE1, TABLE1_TEXT
 
-_moved = list(TABLE1_B)
-_moved[4] = 0.25
-_AUC_MOVED = roc_auc(TABLE1_Y, _moved, exact=True)
-_AUC_T1 = roc_auc(TABLE1_Y, TABLE1_B, exact=True)
-_MIX = randomized_roc_point(TABLE1_Y, TABLE1_B, 0.6, 0.2, q=Fraction(1, 4))
-_MIX_SWAPPED_Q = randomized_roc_point(TABLE1_Y, TABLE1_B, 0.6, 0.2, q=Fraction(3, 4))
+
+def _text(data: dict) -> str:
+    return book_or_table_text(data, TABLE1, TABLE1_TEXT)
 
 
 def _exact_curve(y: Any, b: Any) -> list[tuple[Fraction, Fraction]]:
@@ -42,31 +59,203 @@ def _exact_curve(y: Any, b: Any) -> list[tuple[Fraction, Fraction]]:
             for f, t in zip(c.fpr, c.tpr)]
 
 
-_VERTICES = _exact_curve(TABLE1_Y, TABLE1_B)
-_SPLIT_POS_FIRST = _exact_curve(TABLE1_Y, [0.5, 0.1, 0.2, 0.6, 0.21, 0.3, 0.0])
-_SPLIT_NEG_FIRST = _exact_curve(TABLE1_Y, [0.5, 0.1, 0.21, 0.6, 0.2, 0.3, 0.0])
-_ASCENDING = _exact_curve(TABLE1_Y, [-v for v in TABLE1_B])
+def _whole_mistakes(right: tuple, mistakes: list[tuple[tuple, str]]) -> list[tuple[tuple, str]]:
+    """Drop whole-answer mistakes equal to the right answer or to an earlier one."""
+    out: list[tuple[tuple, str]] = []
+    seen = [tuple(right)]
+    for value, hint in mistakes:
+        if tuple(value) not in seen:
+            seen.append(tuple(value))
+            out.append((value, hint))
+    return out
 
 
-def _judge_vertices(answer: Any) -> str | None:
-    try:
-        pts = as_points(answer)
-    except Reject as exc:
-        return str(exc)
-    if same_points(pts, _VERTICES):
-        return None
-    if same_points([(q, p) for p, q in pts], _VERTICES):
-        return HINTS["swapped"]
-    if same_points(pts, _ASCENDING) or same_points(pts[::-1], _VERTICES):
-        return ("The walk goes from the highest score down (descending order), starting "
-                "at (0, 0).")
-    if same_points(pts, _SPLIT_POS_FIRST) or same_points(pts, _SPLIT_NEG_FIRST):
-        return (HINTS["ties_split"] + " The tied objects 5 and 3 form one diagonal "
-                "step.")
-    if pts and not same_points(pts[:1], [(0, 0)]):
-        return "The curve starts at (0, 0): nothing is called positive."
-    return (f"{describe(answer)} are not the vertices: list the node reached after each "
-            "group of equal scores, from (0, 0) to (1, 1).")
+def _plain(point: tuple) -> tuple:
+    """A point with its whole coordinates as ints, as the book writes them: (1, 1/2)."""
+    return tuple(int(v) if Fraction(v).denominator == 1 else v for v in point)
+
+
+def _count_text(k: int, total: int, word: str) -> str:
+    if k == total:
+        return f"all {total} {word}s"
+    if k == 0:
+        return f"none of the {total} {word}s"
+    return f"{k} of the {total} {word}s"
+
+
+def _roc_point_table(data: dict) -> Exercise:
+    y, b, theta = data["y"], data["b"], data["theta"]
+    fpr, tpr = roc_point(y, b, theta)
+    strict = (Fraction(sum(s > theta for s, v in zip(b, y) if v == 0), len(y) - sum(y)),
+              Fraction(sum(s > theta for s, v in zip(b, y) if v == 1), sum(y)))
+    called = sorted((i for i in range(len(y)) if b[i] >= theta), key=lambda i: (-b[i], i))
+    tp = sum(y[i] for i in called)
+    m1 = sum(y)
+    return value_exercise(
+        id="roc-point-table1", chapter=2, title="The ROC point of one threshold",
+        question=f"""
+{_text(data)}
+The rule calls an object positive when $b \\ge \\theta$. Give the point
+$(\\mathrm{{FPR}}, \\mathrm{{TPR}})$ of the threshold $\\theta = {theta}$ as a tuple of two
+exact numbers.
+""",
+        answer_name="point_02",
+        solution_code=f"point_02 = cl.roc_point({list(y)},\n"
+                      f"                        {list(b)}, {theta})",
+        solution=(fpr, tpr),
+        checker=with_whole_mistakes(
+            parts(fpr=exact(fpr), tpr=exact(tpr)),
+            *_whole_mistakes((fpr, tpr), [(_plain((tpr, fpr)), HINTS["swapped"]),
+                                          (_plain(strict), HINTS["strict_threshold"])])),
+        worked=f"At b >= {theta} the objects {ids_text([i + 1 for i in called], last=', ')} "
+               f"are called positive: {_count_text(tp, m1, 'positive')} and "
+               f"{_count_text(len(called) - tp, len(y) - m1, 'negative')}, so ({fpr}, {tpr}).",
+    )
+
+
+def _draw_tie_threshold(rng: np.random.Generator) -> dict:
+    """A table like Table 1 and, as in the book, the threshold at its tied score (not
+    the lowest score, whose point would be (1, 1))."""
+    while True:
+        table = draw_table(rng)
+        score = cross_tie(table)[2]
+        if score > min(table["b"]):
+            return {**table, "theta": score}
+
+
+def _split_curves(y: Any, b: Any) -> list[list[tuple[Fraction, Fraction]]]:
+    """The walks that split the tied pair: its positive first, then its negative first."""
+    pos, neg, _ = cross_tie({"y": y, "b": b})
+    out = []
+    for first in (pos, neg):
+        nudged = list(b)
+        nudged[first] = round(b[first] + 0.01, 3)
+        out.append(_exact_curve(y, nudged))
+    return out
+
+
+def _walk_text(y: Any, b: Any) -> str:
+    """The walk from the highest score down, runs of single objects of one class merged:
+    "Scores 0.6 (positive): up; ... 0.1 and 0.0 (negatives): right, right."."""
+    groups = []
+    for s in sorted(set(b), reverse=True):
+        pos = sum(1 for v, t in zip(y, b) if t == s and v == 1)
+        neg = sum(1 for v, t in zip(y, b) if t == s and v == 0)
+        groups.append((s, pos, neg))
+    runs: list[list[tuple]] = []
+    for g in groups:
+        single = g[1] + g[2] == 1
+        if (runs and single and runs[-1][-1][1] + runs[-1][-1][2] == 1
+                and runs[-1][-1][1] == g[1]):
+            runs[-1].append(g)
+        else:
+            runs.append([g])
+    items = []
+    for run in runs:
+        s, pos, neg = run[0]
+        scores = ids_text([g[0] for g in run])
+        if pos and neg:
+            kind = ("one of each" if (pos, neg) == (1, 1) else
+                    f"{pos} positive{'s' * (pos > 1)} and {neg} negative{'s' * (neg > 1)}")
+            items.append(f"{scores} ({kind}): diagonal")
+            continue
+        word = "positive" if pos else "negative"
+        count = pos + neg
+        if len(run) > 1:
+            kind = f"{word}s"
+        else:
+            kind = word if count == 1 else f"{small_number_word(count)} {word}s"
+        move = ", ".join(["up" if pos else "right"] * len(run))
+        items.append(f"{scores} ({kind}): {move}")
+    return "Scores " + "; ".join(items) + "."
+
+
+def _roc_vertices(data: dict) -> Exercise:
+    y, b = data["y"], data["b"]
+    vertices = _exact_curve(y, b)
+    ascending = _exact_curve(y, [-v for v in b])
+    split = _split_curves(y, b)
+    pos, neg, _ = cross_tie(data)
+
+    def judge(answer: Any) -> str | None:
+        try:
+            pts = as_points(answer)
+        except Reject as exc:
+            return str(exc)
+        if same_points(pts, vertices):
+            return None
+        if same_points([(q, p) for p, q in pts], vertices):
+            return HINTS["swapped"]
+        if same_points(pts, ascending) or same_points(pts[::-1], vertices):
+            return ("The walk goes from the highest score down (descending order), "
+                    "starting at (0, 0).")
+        if any(same_points(pts, c) for c in split):
+            return (HINTS["ties_split"] + f" The tied objects {pos + 1} and {neg + 1} form "
+                    "one diagonal step.")
+        if pts and not same_points(pts[:1], [(0, 0)]):
+            return "The curve starts at (0, 0): nothing is called positive."
+        return (f"{describe(answer)} are not the vertices: list the node reached after each "
+                "group of equal scores, from (0, 0) to (1, 1).")
+
+    return value_exercise(
+        id="roc-vertices-table1", chapter=2, title="The vertices of the ROC curve",
+        question=f"""
+{_text(data)}
+List the vertices of the ROC curve, from $(0, 0)$ to $(1, 1)$, as a list of
+$(\\mathrm{{FPR}}, \\mathrm{{TPR}})$ pairs: one node per group of equal scores, taken
+from the highest score down.
+""",
+        answer_name="roc_vertices",
+        solution_code=f"curve = cl.roc_curve({list(y)},\n"
+                      f"                     {list(b)})\n"
+                      "roc_vertices = list(zip(curve.fpr.tolist(), curve.tpr.tolist()))",
+        solution=vertices,
+        checker=PredicateChecker(
+            judge, success=f"correct: the {small_number_word(len(vertices))} vertices"),
+        worked=_walk_text(y, b),
+    )
+
+
+def _auc_moved(data: dict) -> Exercise:
+    y, b, to = data["y"], data["b"], data["to"]
+    pos, neg, score = cross_tie(data)
+    if not 0 < abs(to - score) < 0.1 or to < 0:
+        raise ValueError("the tied positive moves by less than one step of the grid")
+    moved = list(b)
+    moved[pos] = to
+    before = roc_auc(y, b, exact=True)
+    after = roc_auc(y, moved, exact=True)
+    up = to > score
+    half_pair = Fraction(1, 2 * sum(y) * (len(y) - sum(y)))
+    return value_exercise(
+        id="auc-moved-object5", chapter=2, title="Move one object",
+        question=f"""
+{_text(data)}
+Move object {pos + 1} (a positive) from the score {score} to {to}. What is the new ROC AUC
+(exactly)?
+""",
+        answer_name="auc_moved",
+        solution_code=f"auc_moved = cl.roc_auc({list(y)},\n"
+                      f"                       {moved}, exact=True)",
+        solution=after,
+        checker=exact(after, mistakes=keep_distinct(after, [
+            Mistake(before, f"The tie between objects {pos + 1} and {neg + 1} is broken, so "
+                            f"that pair now counts {1 if up else 0} instead of 1/2: the value "
+                            "changes.")]
+            + list(auc_mistakes(y, moved)))),
+        worked=f"The tied pair ({pos + 1}, {neg + 1}) becomes "
+               f"{'correctly' if up else 'wrongly'} ordered: {before} "
+               f"{'+' if up else '-'} {half_pair} = {after}.",
+    )
+
+
+def _draw_moved(rng: np.random.Generator) -> dict:
+    """A table like Table 1 whose tied positive moves up or down by half a step of the
+    grid (breaking the tie, crossing no other score)."""
+    table = draw_table(rng)
+    score = cross_tie(table)[2]
+    down = score > 0 and rng.random() < 0.5
+    return {**table, "to": round(score - 0.05 if down else score + 0.05, 2)}
 
 
 def _roc_point_reference(y_true, y_score, threshold):
@@ -121,60 +310,72 @@ def _point_cases(seed: int) -> list[dict]:
     return out
 
 
-EXERCISES = [
-    value_exercise(
-        id="roc-point-table1", chapter=2, title="The ROC point of one threshold",
+def _mixed_thresholds(data: dict) -> Exercise:
+    y, b = data["y"], data["b"]
+    theta_a, theta_b = data["theta_a"], data["theta_b"]
+    qp, qq = parse_ratio(data["q"])
+    q = Fraction(qp, qq)
+    if not 0 < q < 1 or q == Fraction(1, 2) or theta_a == theta_b:
+        raise ValueError("two thresholds and a probability in (0, 1) other than 1/2")
+    point = randomized_roc_point(y, b, theta_a, theta_b, q=q)
+    swapped_q = randomized_roc_point(y, b, theta_a, theta_b, q=1 - q)
+    a, bb = roc_point(y, b, theta_a), roc_point(y, b, theta_b)
+    # the node of the mixed threshold q theta_a + (1 - q) theta_b (mixing the thresholds
+    # instead of the points)
+    t = q * Fraction(str(theta_a)) + (1 - q) * Fraction(str(theta_b))
+    m1, m0 = sum(y), len(y) - sum(y)
+    node = (Fraction(sum(Fraction(str(s)) >= t for s, v in zip(b, y) if v == 0), m0),
+            Fraction(sum(Fraction(str(s)) >= t for s, v in zip(b, y) if v == 1), m1))
+    on_segment = (node[0] - a[0]) * (bb[1] - a[1]) == (node[1] - a[1]) * (bb[0] - a[0])
+    if node in (a, bb):
+        same = theta_a if node == a else theta_b
+        node_hint = (f"That is the node of threshold {decimal_text(t)} (the node of "
+                     f"{same} too): mix the two points, not the thresholds.")
+    else:
+        node_hint = (f"That is the node of threshold {decimal_text(t)}, "
+                     + ("on the segment but not the expected point." if on_segment else
+                        "not the expected point: mix the two points, not the thresholds."))
+    return value_exercise(
+        id="roc-mixed-thresholds", chapter=2, title="Mixing two thresholds",
         question=f"""
-{TABLE1_TEXT}
-The rule calls an object positive when $b \\ge \\theta$. Give the point
-$(\\mathrm{{FPR}}, \\mathrm{{TPR}})$ of the threshold $\\theta = 0.2$ as a tuple of two
-exact numbers.
+{_text(data)}
+For each object independently, a rule uses the threshold $\\theta = {theta_a}$ with
+probability ${q}$ and the threshold $\\theta = {theta_b}$ otherwise. Give its expected point
+$(\\mathrm{{FPR}}, \\mathrm{{TPR}})$ as a tuple of two exact numbers.
 """,
-        answer_name="point_02",
-        solution_code="point_02 = cl.roc_point([0, 0, 0, 1, 1, 1, 0],\n"
-                      "                        [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0], 0.2)",
-        solution=roc_point(TABLE1_Y, TABLE1_B, 0.2),
+        answer_name="mix_point",
+        solution_code="mix_point = cl.randomized_roc_point(\n"
+                      f"    {list(y)}, {list(b)},\n"
+                      f"    {theta_a}, {theta_b}, q=Fraction({qp}, {qq}))",
+        solution=point,
         checker=with_whole_mistakes(
-            parts(fpr=exact(Fraction(1, 2)), tpr=exact(1)),
-            ((1, Fraction(1, 2)), HINTS["swapped"]),
-            ((Fraction(1, 4), Fraction(2, 3)), HINTS["strict_threshold"])),
-        worked="At b >= 0.2 the objects 4, 1, 6, 3, 5 are called positive: all 3 positives "
-               "and 2 of the 4 negatives, so (1/2, 1).",
-    ),
-    value_exercise(
-        id="roc-vertices-table1", chapter=2, title="The vertices of the ROC curve",
-        question=f"""
-{TABLE1_TEXT}
-List the vertices of the ROC curve, from $(0, 0)$ to $(1, 1)$, as a list of
-$(\\mathrm{{FPR}}, \\mathrm{{TPR}})$ pairs: one node per group of equal scores, taken
-from the highest score down.
-""",
-        answer_name="roc_vertices",
-        solution_code="curve = cl.roc_curve([0, 0, 0, 1, 1, 1, 0],\n"
-                      "                     [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0])\n"
-                      "roc_vertices = list(zip(curve.fpr.tolist(), curve.tpr.tolist()))",
-        solution=_VERTICES,
-        checker=PredicateChecker(_judge_vertices, success="correct: the seven vertices"),
-        worked="Scores 0.6 (positive): up; 0.5 (negative): right; 0.3 (positive): up; 0.2 "
-               "(one of each): diagonal; 0.1 and 0.0 (negatives): right, right.",
-    ),
-    value_exercise(
-        id="auc-moved-object5", chapter=2, title="Move one object",
-        question=f"""
-{TABLE1_TEXT}
-Move object 5 (a positive) from the score 0.2 to 0.25. What is the new ROC AUC
-(exactly)?
-""",
-        answer_name="auc_moved",
-        solution_code="auc_moved = cl.roc_auc([0, 0, 0, 1, 1, 1, 0],\n"
-                      "                       [0.5, 0.1, 0.2, 0.6, 0.25, 0.3, 0.0], exact=True)",
-        solution=_AUC_MOVED,
-        checker=exact(_AUC_MOVED, mistakes=[
-            Mistake(_AUC_T1, "The tie between objects 5 and 3 is broken, so that pair now "
-                             "counts 1 instead of 1/2: the value changes.")]
-            + list(auc_mistakes(TABLE1_Y, _moved))),
-        worked="The tied pair (5, 3) becomes correctly ordered: 19/24 + 1/24 = 5/6.",
-    ),
+            parts(fpr=exact(point[0]), tpr=exact(point[1])),
+            *_whole_mistakes(point, [
+                ((point[1], point[0]), HINTS["swapped"]),
+                (swapped_q, f"The probability {q} belongs to the threshold {theta_a}: the "
+                            f"point is {q} A + {1 - q} B, nearer to "
+                            f"{'B' if q < Fraction(1, 2) else 'A'}."),
+                (node, node_hint)])),
+        worked=f"A = {points_text([a])} for {theta_a}, B = {points_text([bb])} for "
+               f"{theta_b}: {q} A + {1 - q} B = {points_text([point])}.",
+    )
+
+
+def _draw_mixed(rng: np.random.Generator) -> dict:
+    """A table like Table 1, two of its scores (not the lowest) as the thresholds, the
+    first used with a probability in fourths or fifths (so that the mixed threshold of
+    the typical mistake is a short decimal), not 1/2."""
+    table = draw_table(rng)
+    levels = sorted(set(table["b"]))[1:]
+    ta, tb = (float(v) for v in rng.choice(levels, size=2, replace=False))
+    q = str(rng.choice(["1/4", "3/4", "1/5", "2/5", "3/5", "4/5"]))
+    return {**table, "theta_a": ta, "theta_b": tb, "q": q}
+
+
+EXERCISES = [
+    with_variants(_roc_point_table, {**TABLE1, "theta": 0.2}, _draw_tie_threshold),
+    with_variants(_roc_vertices, TABLE1, draw_table),
+    with_variants(_auc_moved, {**TABLE1, "to": 0.25}, _draw_moved),
     value_exercise(
         id="roc-node-reachable", chapter=2, title="A node next to the path",
         question=f"""
@@ -214,26 +415,6 @@ def roc_point_answer(y_true, y_score, threshold):
         worked="FPR is the share of negatives at or above the threshold, TPR the share of "
                "positives.",
     ),
-    value_exercise(
-        id="roc-mixed-thresholds", chapter=2, title="Mixing two thresholds",
-        question=f"""
-{TABLE1_TEXT}
-For each object independently, a rule uses the threshold $\\theta = 0.6$ with
-probability $1/4$ and the threshold $\\theta = 0.2$ otherwise. Give its expected point
-$(\\mathrm{{FPR}}, \\mathrm{{TPR}})$ as a tuple of two exact numbers.
-""",
-        answer_name="mix_point",
-        solution_code="mix_point = cl.randomized_roc_point(\n"
-                      "    [0, 0, 0, 1, 1, 1, 0], [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0],\n"
-                      "    0.6, 0.2, q=Fraction(1, 4))",
-        solution=_MIX,
-        checker=with_whole_mistakes(
-            parts(fpr=exact(_MIX[0]), tpr=exact(_MIX[1])),
-            ((_MIX[1], _MIX[0]), HINTS["swapped"]),
-            (_MIX_SWAPPED_Q, "The probability 1/4 belongs to the threshold 0.6: the point "
-                             "is 1/4 A + 3/4 B, nearer to B."),
-            ((Fraction(1, 4), Fraction(2, 3)), "That is the node of threshold 0.3, on the "
-                                               "segment but not the expected point.")),
-        worked="A = (0, 1/3) for 0.6, B = (1/2, 1) for 0.2: 1/4 A + 3/4 B = (3/8, 5/6).",
-    ),
+    with_variants(_mixed_thresholds,
+                  {**TABLE1, "theta_a": 0.6, "theta_b": 0.2, "q": "1/4"}, _draw_mixed),
 ]

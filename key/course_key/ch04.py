@@ -1,4 +1,9 @@
-"""Chapter 4 exercises: optimizing the AUC (surrogates, pairs, rank averaging)."""
+"""Chapter 4 exercises: optimizing the AUC (surrogates, pairs, rank averaging).
+
+The size of a pairs sample, the surrogate of a table and the scaling of the scores have
+per-student variants; the limit of the surrogate as beta goes to 0 is 1/2 for every
+table, so it keeps the book's.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +13,7 @@ import numpy as np
 
 from course_lib import rank_average, roc_auc, soft_auc
 from course_lib.exercises._core import (
+    Exercise,
     FunctionSpec,
     Mistake,
     approx,
@@ -15,13 +21,12 @@ from course_lib.exercises._core import (
     function_exercise,
     judge_number_list,
     value_exercise,
+    with_variants,
 )
 
-from ._hints import HINTS
-from .ch03 import TABLE1_B, TABLE1_TEXT, TABLE1_Y
-
-_SOFT = soft_auc(TABLE1_Y, TABLE1_B, beta=1.0)
-_M1, _M0 = 20, 380
+from ._hints import HINTS, keep_distinct
+from ._variants import book_or_table_text, draw_table, small_number_word
+from .ch03 import TABLE1, TABLE1_B, TABLE1_TEXT, TABLE1_Y
 
 
 def _rank_reference(scores):
@@ -55,65 +60,125 @@ def _rank_cases(seed: int) -> list[dict]:
     return [{"scores": c} for c in cases]
 
 
-EXERCISES = [
-    value_exercise(
+def _pairs_sample_size(data: dict) -> Exercise:
+    n, percent = data["n"], data["percent"]
+    if (n * percent) % 100 or not 0 < percent < 50 or n % 2:
+        raise ValueError("an even n whose percent of positives is a whole minority")
+    m1 = n * percent // 100
+    m0 = n - m1
+    size = 2 * m1 * m0
+    balanced = 2 * (n // 2) ** 2
+    return value_exercise(
         id="pairs-sample-size", chapter=4, title="The size of the pairs sample",
-        question="""
+        question=f"""
 To optimize the AUC, one builds a sample of *pairs*: every (positive, negative) pair of
 the training set enters twice, as (positive, negative) with target 1 and as
-(negative, positive) with target 0. How many objects does this sample have for 400
-training objects of which 5% are positive?
+(negative, positive) with target 0. How many objects does this sample have for {n}
+training objects of which {percent}% are positive?
 """,
         answer_name="pairs_size",
-        solution_code="m1 = round(0.05 * 400)\nm0 = 400 - m1\npairs_size = 2 * m1 * m0",
-        solution=2 * _M1 * _M0,
-        checker=exact(2 * _M1 * _M0, mistakes=[
-            Mistake(_M1 * _M0, "Each (positive, negative) pair enters twice, in both "
-                               "orders: 2 m1 m0."),
-            Mistake(400 * 399 // 2, "Only pairs of objects from different classes enter, "
-                                    "not all pairs of objects."),
-            Mistake(2 * 200 * 200, "Only 5% are positive: m1 = 20, m0 = 380, not balanced "
-                                   "classes."),
-        ]),
-        worked="m1 = 20, m0 = 380: 2 x 20 x 380 = 15200 (80000 for balanced classes).",
-    ),
-    value_exercise(
+        solution_code=f"m1 = round({percent / 100:g} * {n})\nm0 = {n} - m1\n"
+                      "pairs_size = 2 * m1 * m0",
+        solution=size,
+        checker=exact(size, mistakes=keep_distinct(size, [
+            Mistake(m1 * m0, "Each (positive, negative) pair enters twice, in both "
+                             "orders: 2 m1 m0."),
+            Mistake(n * (n - 1) // 2, "Only pairs of objects from different classes enter, "
+                                      "not all pairs of objects."),
+            Mistake(balanced, f"Only {percent}% are positive: m1 = {m1}, m0 = {m0}, not "
+                              "balanced classes."),
+        ])),
+        worked=f"m1 = {m1}, m0 = {m0}: 2 x {m1} x {m0} = {size} ({balanced} for balanced "
+               "classes).",
+    )
+
+
+def _draw_pairs_size(rng: np.random.Generator) -> dict:
+    """100 to 2000 training objects (multiples of 20), 5% to 25% of them positive in
+    whole percents that give a whole number of positives."""
+    while True:
+        n = 20 * int(rng.integers(5, 101))
+        percent = int(rng.integers(2, 26))
+        if (n * percent) % 100 == 0:
+            return {"n": n, "percent": percent}
+
+
+def _soft_auc_table(data: dict) -> Exercise:
+    y, b = data["y"], data["b"]
+    soft = soft_auc(y, b, beta=1.0)
+    pairs = sum(y) * (len(y) - sum(y))
+    same = (tuple(y), tuple(b)) == (TABLE1_Y, TABLE1_B)
+    if same:
+        worked = ("Twelve pairs with small score differences: each sigma is a little above "
+                  "1/2, and the mean is about 0.541.")
+    else:
+        pos = [s for s, v in zip(b, y) if v == 1]
+        neg = [s for s, v in zip(b, y) if v == 0]
+        widest = max(abs(p - q) for p in pos for q in neg)
+        worked = (f"{small_number_word(pairs).capitalize()} pairs with score differences of at most "
+                  f"{widest:.1f}: each sigma is near 1/2 (above it for a correctly ordered "
+                  f"pair), and the mean is about {soft:.3f}.")
+    return value_exercise(
         id="soft-auc-table1", chapter=4, title="The sigmoid surrogate of the AUC",
         question=f"""
-{TABLE1_TEXT}
+{book_or_table_text(data, TABLE1, TABLE1_TEXT)}
 Compute the sigmoid surrogate
 $\\frac{{1}}{{m_1 m_0}}\\sum_{{i: y_i = 1}}\\sum_{{j: y_j = 0}} \\sigma(\\beta(b_i - b_j))$
 with $\\sigma(u) = 1/(1 + e^{{-u}})$ and $\\beta = 1$ (a float, within $10^{{-6}}$).
 """,
         answer_name="soft_table1",
-        solution_code="soft_table1 = cl.soft_auc([0, 0, 0, 1, 1, 1, 0],\n"
-                      "                          [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0], beta=1.0)",
-        solution=_SOFT,
-        checker=approx(_SOFT, 1e-6, mistakes=[
-            Mistake(1 - _SOFT, "The sign is reversed: the positive's score comes first, "
-                               "sigma(beta (b_i - b_j)) with i positive."),
-            Mistake(12 * _SOFT, HINTS["unnormalized_auc"]),
-            Mistake(float(roc_auc(TABLE1_Y, TABLE1_B)), "This is the AUC itself; with "
+        solution_code=f"soft_table1 = cl.soft_auc({list(y)},\n"
+                      f"                          {list(b)}, beta=1.0)",
+        solution=soft,
+        checker=approx(soft, 1e-6, mistakes=keep_distinct(soft, [
+            Mistake(1 - soft, "The sign is reversed: the positive's score comes first, "
+                              "sigma(beta (b_i - b_j)) with i positive."),
+            Mistake(pairs * soft, HINTS["unnormalized_auc"]),
+            Mistake(float(roc_auc(y, b)), "This is the AUC itself; with "
                     "beta = 1 the surrogate is far smoother (close to 1/2)."),
-        ]),
-        worked="Twelve pairs with small score differences: each sigma is a little above "
-               "1/2, and the mean is about 0.541.",
-    ),
-    value_exercise(
+        ])),
+        worked=worked,
+    )
+
+
+def _soft_auc_scale(data: dict) -> Exercise:
+    factor, beta = data["factor"], data["beta"]
+    if factor < 2 or beta < 1:
+        raise ValueError("a factor of at least 2 and a beta of at least 1")
+    answer = factor * beta
+    verb = {2: "doubling", 3: "tripling"}.get(factor)
+    same = (f"{verb} the scores is {verb} beta" if verb else
+            f"multiplying the scores by {factor} is multiplying beta by {factor}")
+    here = "" if beta == 1 else f" (here {beta} x {factor} = {answer})"
+    return value_exercise(
         id="soft-auc-scale", chapter=4, title="Scaling the scores",
-        question="""
-The surrogate with $\\beta = 1$ of the scores $2b$ equals the surrogate of the scores
+        question=f"""
+The surrogate with $\\beta = {beta}$ of the scores ${factor}b$ equals the surrogate of the scores
 $b$ with which $\\beta$? (A number.)
 """,
         answer_name="beta_equiv",
-        solution_code="beta_equiv = 2",
-        solution=2,
-        checker=exact(2, mistakes=[Mistake(Fraction(1, 2), "sigma(beta (2 b_i - 2 b_j)) = "
-                                           "sigma(2 beta (b_i - b_j)): the factor multiplies "
-                                           "beta.")]),
-        worked="The surrogate depends on beta b only: doubling the scores is doubling beta, "
+        solution_code=f"beta_equiv = {factor}" + ("" if beta == 1 else f" * {beta}"),
+        solution=answer,
+        checker=exact(answer, mistakes=keep_distinct(answer, [
+            Mistake(Fraction(beta, factor), f"sigma(beta ({factor} b_i - {factor} b_j)) = "
+                                            f"sigma({factor} beta (b_i - b_j)): the factor "
+                                            "multiplies beta."),
+            Mistake(factor, f"The surrogate had beta = {beta} already: the factor "
+                            f"multiplies it, {beta} x {factor}."),
+        ])),
+        worked=f"The surrogate depends on beta b only: {same}{here}, "
                "which is why the ascent keeps |w| = 1.",
-    ),
+    )
+
+
+def _draw_scale(rng: np.random.Generator) -> dict:
+    return {"factor": int(rng.integers(2, 21)), "beta": int(rng.integers(1, 10))}
+
+
+EXERCISES = [
+    with_variants(_pairs_sample_size, {"n": 400, "percent": 5}, _draw_pairs_size),
+    with_variants(_soft_auc_table, TABLE1, draw_table),
+    with_variants(_soft_auc_scale, {"factor": 2, "beta": 1}, _draw_scale),
     value_exercise(
         id="soft-auc-beta-zero", chapter=4, title="The surrogate as beta goes to 0",
         question=f"""

@@ -1,20 +1,32 @@
-"""Chapter 5 exercises: the Lorenz curve and the Gini coefficient of incomes."""
+"""Chapter 5 exercises: the Lorenz curve and the Gini coefficient of incomes.
+
+Brown's formula on five incomes, doubling and adding to five incomes, and one or two
+rich people in a village have per-student variants; the largest Gini coefficient of ten
+people is 9/10 whatever the data (the question is about ten people), so it has none.
+"""
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
+import numpy as np
+
 from course_lib import gini_brown
-from course_lib.exercises._core import FunctionSpec, Mistake, exact, function_exercise, parts, value_exercise
+from course_lib.exercises._core import (
+    Exercise,
+    FunctionSpec,
+    Mistake,
+    exact,
+    function_exercise,
+    parts,
+    value_exercise,
+    with_variants,
+)
 
 from . import _cases
 from ._hints import HINTS, gini_brown_rectangles, keep_distinct
-
-_INC = (0, 10, 20, 30, 40)
-_G = gini_brown(list(_INC), exact=True)
-_V = (10, 20, 30, 40, 100)
-_GV = gini_brown(list(_V), exact=True)
-_GV10 = gini_brown([v + 10 for v in _V], exact=True)
+from ._variants import ids_text, small_number_word
 
 
 def _gini_reference(incomes):
@@ -43,6 +55,120 @@ def _gini_descending(incomes):
     return _gini_unsorted(sorted(incomes, reverse=True))
 
 
+def _shares_text(incomes: tuple) -> str:
+    """The Lorenz curve's heights over one common denominator: 0, 0, 1/10, 3/10, 6/10, 1."""
+    v = sorted(incomes)
+    cums = [0] + [sum(v[:k]) for k in range(1, len(v) + 1)]
+    total = cums[-1]
+    g = math.gcd(*cums)
+    den = total // g
+    return ", ".join("0" if c == 0 else "1" if c == total else f"{c // g}/{den}"
+                     for c in cums)
+
+
+def _gini_brown_incomes(data: dict) -> Exercise:
+    incomes = tuple(int(v) for v in data["incomes"])
+    if min(incomes) < 0 or sum(incomes) <= 0:
+        raise ValueError("non-negative incomes with a positive total")
+    g = gini_brown(list(incomes), exact=True)
+    n = len(incomes)
+    return value_exercise(
+        id="gini-brown-incomes", chapter=5, title="Brown's formula",
+        question=f"""
+{small_number_word(n).capitalize()} people earn {ids_text(incomes)}. What is their Gini coefficient by Brown's
+formula $G = 1 - \\sum_k (X_k - X_{{k-1}})(Y_k + Y_{{k-1}})$ over the vertices of the
+Lorenz curve? (Exact.)
+""",
+        answer_name="gini_five",
+        solution_code=f"gini_five = cl.gini_brown({list(incomes)}, exact=True)",
+        solution=g,
+        checker=exact(g, mistakes=keep_distinct(g, [
+            Mistake(gini_brown_rectangles(incomes), HINTS["trapezoid_off_by_one"]),
+            Mistake(g / 2, "This is the area between the diagonal and the curve; the Gini "
+                           "coefficient is twice that area."),
+            Mistake(-g, HINTS["lorenz_order"]),
+            Mistake((1 - g) / 2, "This is the area under the Lorenz curve; G = 1 - 2 x "
+                                 "that area."),
+        ])),
+        worked=f"Lorenz vertices (k/{n}, cumulative share): Y = {_shares_text(incomes)}; the "
+               f"sum of (1/{n})(Y_k + Y_(k-1)) is {1 - g}, so G = {g}.",
+    )
+
+
+def _draw_five_incomes(rng: np.random.Generator) -> dict:
+    """Five different incomes in fives from 0 to 100, from the poorest up (as the book
+    lists them)."""
+    values = sorted(int(v) for v in 5 * rng.choice(21, size=5, replace=False))
+    return {"incomes": tuple(values)}
+
+
+def _gini_scaled_shifted(data: dict) -> Exercise:
+    v = tuple(int(x) for x in data["incomes"])
+    if min(v) <= 0 or len(set(v)) == 1:
+        raise ValueError("positive incomes, not all equal")
+    g = gini_brown(list(v), exact=True)
+    g10 = gini_brown([x + 10 for x in v], exact=True)
+    people = small_number_word(len(v)).capitalize()
+    return value_exercise(
+        id="gini-scaled-shifted", chapter=5, title="Doubling and adding",
+        question=f"""
+{people} people earn {ids_text(v)} (Gini coefficient {g}). Give, exactly, the Gini
+coefficient when every income doubles, and when instead everybody gets 10 more, as a
+tuple in this order.
+""",
+        answer_name="gini_changes",
+        solution_code=f"v = np.array({list(v)})\n"
+                      "gini_changes = (cl.gini_brown(2 * v, exact=True),\n"
+                      "                cl.gini_brown(v + 10, exact=True))",
+        solution=(g, g10),
+        checker=parts(
+            doubled=exact(g, mistakes=keep_distinct(g, [
+                Mistake(2 * g, "Doubling every income leaves every share unchanged.")])),
+            plus_10=exact(g10, mistakes=keep_distinct(g10, [
+                Mistake(g, "Adding the same amount to everybody makes incomes more equal: "
+                           "the coefficient falls.")]))),
+        worked=f"Doubling keeps every share: {g}. Adding 10 gives incomes "
+               f"{min(v) + 10}..{max(v) + 10} with G = {g10}.",
+    )
+
+
+def _draw_shifted(rng: np.random.Generator) -> dict:
+    """Five different incomes in tens from 10 to 200, from the poorest up."""
+    values = sorted(int(v) for v in 10 * (1 + rng.choice(20, size=5, replace=False)))
+    return {"incomes": tuple(values)}
+
+
+def _gini_rich(data: dict) -> Exercise:
+    n, income = data["n"], data["income"]
+    if n < 3 or income <= 0:
+        raise ValueError("a village of at least three and a positive income")
+    one = gini_brown([0] * (n - 1) + [income], exact=True)
+    two = gini_brown([0] * (n - 2) + [income, income], exact=True)
+    share = Fraction(100 * (n - 2), n)
+    nothing = f"{share}%" if share.denominator == 1 else f"{n - 2} of the {n}"
+    return value_exercise(
+        id="gini-one-vs-two-rich", chapter=5, title="One rich person or two",
+        question=f"""
+In a village of {small_number_word(n)}, either one person earns {income} and the others 0, or two people earn
+{income} each and the others 0. Give both Gini coefficients exactly, as a tuple (one rich,
+two rich).
+""",
+        answer_name="gini_rich",
+        solution_code=f"gini_rich = (cl.gini_brown([0] * {n - 1} + [{income}], exact=True),\n"
+                      f"             cl.gini_brown([0] * {n - 2} + [{income}, {income}], "
+                      "exact=True))",
+        solution=(one, two),
+        checker=parts(one_rich=exact(one), two_rich=exact(two)),
+        worked=f"1 - 1/{n} = {one} with one rich person; with two, {nothing} hold nothing: "
+               f"{two}.",
+    )
+
+
+def _draw_rich(rng: np.random.Generator) -> dict:
+    """A village of 4 to 50 people; the rich earn 50 to 1000 (in tens)."""
+    return {"n": int(rng.integers(4, 51)), "income": 10 * int(rng.integers(5, 101))}
+
+
 EXERCISES = [
     value_exercise(
         id="gini-max-ten", chapter=5, title="The most unequal village of ten",
@@ -61,62 +187,10 @@ diagonal and the Lorenz curve) that ten people's non-negative incomes can have? 
         ]),
         worked="One person holds everything: 1 - 1/10 = 9/10.",
     ),
-    value_exercise(
-        id="gini-brown-incomes", chapter=5, title="Brown's formula",
-        question="""
-Five people earn 0, 10, 20, 30 and 40. What is their Gini coefficient by Brown's
-formula $G = 1 - \\sum_k (X_k - X_{k-1})(Y_k + Y_{k-1})$ over the vertices of the
-Lorenz curve? (Exact.)
-""",
-        answer_name="gini_five",
-        solution_code="gini_five = cl.gini_brown([0, 10, 20, 30, 40], exact=True)",
-        solution=_G,
-        checker=exact(_G, mistakes=keep_distinct(_G, [
-            Mistake(gini_brown_rectangles(_INC), HINTS["trapezoid_off_by_one"]),
-            Mistake(_G / 2, "This is the area between the diagonal and the curve; the Gini "
-                            "coefficient is twice that area."),
-            Mistake(-_G, HINTS["lorenz_order"]),
-            Mistake((1 - _G) / 2, "This is the area under the Lorenz curve; G = 1 - 2 x "
-                                  "that area."),
-        ])),
-        worked="Lorenz vertices (k/5, cumulative share): Y = 0, 0, 1/10, 3/10, 6/10, 1; the "
-               "sum of (1/5)(Y_k + Y_(k-1)) is 3/5, so G = 2/5.",
-    ),
-    value_exercise(
-        id="gini-scaled-shifted", chapter=5, title="Doubling and adding",
-        question="""
-Five people earn 10, 20, 30, 40 and 100 (Gini coefficient 2/5). Give, exactly, the Gini
-coefficient when every income doubles, and when instead everybody gets 10 more, as a
-tuple in this order.
-""",
-        answer_name="gini_changes",
-        solution_code="v = np.array([10, 20, 30, 40, 100])\n"
-                      "gini_changes = (cl.gini_brown(2 * v, exact=True),\n"
-                      "                cl.gini_brown(v + 10, exact=True))",
-        solution=(_GV, _GV10),
-        checker=parts(
-            doubled=exact(_GV, mistakes=[Mistake(2 * _GV, "Doubling every income leaves "
-                                                           "every share unchanged.")]),
-            plus_10=exact(_GV10, mistakes=[Mistake(_GV, "Adding the same amount to "
-                                                        "everybody makes incomes more "
-                                                        "equal: the coefficient falls.")])),
-        worked="Doubling keeps every share: 2/5. Adding 10 gives incomes 20..110 with "
-               "G = 8/25.",
-    ),
-    value_exercise(
-        id="gini-one-vs-two-rich", chapter=5, title="One rich person or two",
-        question="""
-In a village of ten, either one person earns 100 and the others 0, or two people earn
-100 each and the others 0. Give both Gini coefficients exactly, as a tuple (one rich,
-two rich).
-""",
-        answer_name="gini_rich",
-        solution_code="gini_rich = (cl.gini_brown([0] * 9 + [100], exact=True),\n"
-                      "             cl.gini_brown([0] * 8 + [100, 100], exact=True))",
-        solution=(Fraction(9, 10), Fraction(4, 5)),
-        checker=parts(one_rich=exact(Fraction(9, 10)), two_rich=exact(Fraction(4, 5))),
-        worked="1 - 1/10 = 9/10 with one rich person; with two, 80% hold nothing: 4/5.",
-    ),
+    with_variants(_gini_brown_incomes, {"incomes": (0, 10, 20, 30, 40)},
+                  _draw_five_incomes),
+    with_variants(_gini_scaled_shifted, {"incomes": (10, 20, 30, 40, 100)}, _draw_shifted),
+    with_variants(_gini_rich, {"n": 10, "income": 100}, _draw_rich),
     function_exercise(
         id="gini-lorenz-function", chapter=5, title="Write the Gini from a Lorenz curve",
         question="""

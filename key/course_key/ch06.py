@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import numpy as np
+
 from course_lib import gini_normalized, gini_unnormalized, roc_auc
 from course_lib.exercises._core import (
+    Exercise,
     FunctionSpec,
     Mistake,
     exact,
@@ -13,20 +16,14 @@ from course_lib.exercises._core import (
     parts,
     quiet,
     value_exercise,
+    with_variants,
     with_whole_mistakes,
 )
 
 from . import _cases
-from ._hints import HINTS, auc_tie_version, gini_mistakes
-from .ch03 import TABLE1_B, TABLE1_TEXT, TABLE1_Y
-
-_G_T1 = gini_normalized(TABLE1_Y, TABLE1_B, exact=True)
-_S_T1 = gini_unnormalized(TABLE1_Y, TABLE1_B, exact=True)
-_Y2 = list(TABLE1_Y) + [0, 0, 0, 0]
-_B2 = list(TABLE1_B) + [v for v, y in zip(TABLE1_B, TABLE1_Y) if y == 0]
-_AUC2 = roc_auc(_Y2, _B2, exact=True)
-_G2 = gini_normalized(_Y2, _B2, exact=True)
-_S2 = gini_unnormalized(_Y2, _B2, exact=True)
+from ._hints import HINTS, auc_tie_version, gini_mistakes, keep_distinct
+from ._variants import decimal_text, draw_table, number_word, redraw, table_sentence
+from .ch03 import TABLE1, TABLE1_TEXT
 
 
 @quiet
@@ -48,82 +45,135 @@ def _gini_unnorm(y_true, y_score):
     return float(gini_unnormalized(y_true, y_score))
 
 
-EXERCISES = [
-    value_exercise(
+def _auc_from_gini(data: dict) -> Exercise:
+    gini = Fraction(data["gini"])
+    auc = (1 + gini) / 2
+    return value_exercise(
         id="auc-from-gini", chapter=6, title="From Gini to AUC",
-        question="""
-A credit model has a normalized Gini coefficient of 0.4. What is its ROC AUC?
+        question=f"""
+A credit model has a normalized Gini coefficient of {decimal_text(gini)}. What is its ROC AUC?
 """,
         answer_name="auc_from_gini",
-        solution_code="auc_from_gini = (1 + Fraction(2, 5)) / 2",
-        solution=Fraction(7, 10),
-        checker=exact(Fraction(7, 10), mistakes=[
-            Mistake(Fraction(2, 5), HINTS["auc_not_gini"]),
-            Mistake(Fraction(3, 5), HINTS["gini_one_minus_auc"]),
-            Mistake(Fraction(1, 5), "Gini = 2 AUC - 1, so AUC = (1 + Gini)/2."),
-        ]),
-        worked="AUC = (1 + Gini)/2 = 0.7.",
-    ),
-    value_exercise(
+        solution_code=f"auc_from_gini = (1 + Fraction({gini.numerator}, {gini.denominator})) / 2",
+        solution=auc,
+        checker=exact(auc, mistakes=keep_distinct(auc, [
+            Mistake(gini, HINTS["auc_not_gini"]),
+            Mistake(1 - gini, HINTS["gini_one_minus_auc"]),
+            Mistake(gini / 2, "Gini = 2 AUC - 1, so AUC = (1 + Gini)/2."),
+        ])),
+        worked=f"AUC = (1 + Gini)/2 = {decimal_text(auc)}.",
+    )
+
+
+def _draw_gini(rng: np.random.Generator) -> dict:
+    return {"gini": f"{int(rng.integers(15, 86))}/100"}
+
+
+def _gini_table(data: dict) -> Exercise:
+    y, b = data["y"], data["b"]
+    gini = gini_normalized(y, b, exact=True)
+    auc = roc_auc(y, b, exact=True)
+    return value_exercise(
         id="gini-normalized-table1", chapter=6, title="The Gini coefficient of Table 1",
         question=f"""
-{TABLE1_TEXT}
+{table_sentence(data, TABLE1, TABLE1_TEXT)}
 What is the normalized Gini coefficient of these scores: the area between the CAP
 curve and the diagonal divided by the same area for the ideal ranking? (Exact.)
 """,
         answer_name="gini_table1",
-        solution_code="gini_table1 = cl.gini_normalized([0, 0, 0, 1, 1, 1, 0],\n"
-                      "                                [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0], "
+        solution_code=f"gini_table1 = cl.gini_normalized({list(y)},\n"
+                      f"                                {list(b)}, "
                       "exact=True)",
-        solution=_G_T1,
-        checker=exact(_G_T1, mistakes=gini_mistakes(TABLE1_Y, TABLE1_B, unnormalized=_S_T1)),
-        worked="It equals 2 AUC - 1 = 2 x 19/24 - 1 = 7/12.",
-    ),
-    value_exercise(
+        solution=gini,
+        checker=exact(gini, mistakes=gini_mistakes(
+            y, b, unnormalized=gini_unnormalized(y, b, exact=True))),
+        worked=f"It equals 2 AUC - 1 = 2 x {auc} - 1 = {gini}.",
+    )
+
+
+def _duplicated(data: dict) -> Exercise:
+    y, b = list(data["y"]), list(data["b"])
+    extra_y = [0] * (len(y) - sum(y))
+    extra_b = [v for v, c in zip(b, y) if c == 0]
+    y2, b2 = y + extra_y, b + extra_b
+    auc2 = roc_auc(y2, b2, exact=True)
+    g2 = gini_normalized(y2, b2, exact=True)
+    s1 = gini_unnormalized(y, b, exact=True)
+    s2 = gini_unnormalized(y2, b2, exact=True)
+    return value_exercise(
         id="gini-duplicated-negatives", chapter=6, title="Repeat every negative",
         question=f"""
-{TABLE1_TEXT}
-Repeat every negative once more (eight negatives, three positives). Give, exactly, the
+{table_sentence(data, TABLE1, TABLE1_TEXT)}
+Repeat every negative once more ({number_word(2 * len(extra_y))} negatives, \
+{number_word(sum(y))} positives). Give, exactly, the
 ROC AUC, the normalized Gini and the unnormalized Gini (the area between the CAP curve
 and the diagonal) of the new sample, as a tuple in this order.
 """,
         answer_name="duplicated",
-        solution_code="y2 = [0, 0, 0, 1, 1, 1, 0] + [0, 0, 0, 0]\n"
-                      "b2 = [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0] + [0.5, 0.1, 0.2, 0.0]\n"
+        solution_code=f"y2 = {y} + {extra_y}\n"
+                      f"b2 = {b} + {extra_b}\n"
                       "duplicated = (cl.roc_auc(y2, b2, exact=True),\n"
                       "              cl.gini_normalized(y2, b2, exact=True),\n"
                       "              cl.gini_unnormalized(y2, b2, exact=True))",
-        solution=(_AUC2, _G2, _S2),
+        solution=(auc2, g2, s2),
         checker=parts(
-            auc=exact(_AUC2), gini_normalized=exact(_G2),
-            gini_unnormalized=exact(_S2, mistakes=[
-                Mistake(_S_T1, "The unnormalized area changes with the class balance: the "
-                               "ideal area m0/(2m) grows with the share of negatives."),
-                Mistake(_G2, HINTS["unnormalized_gini"])])),
-        worked="Every pair counts twice: AUC 19/24 and Gini 7/12 stay; the unnormalized "
-               "area grows from 1/6 to 7/33.",
-    ),
-    value_exercise(
+            auc=exact(auc2), gini_normalized=exact(g2),
+            gini_unnormalized=exact(s2, mistakes=keep_distinct(s2, [
+                Mistake(s1, "The unnormalized area changes with the class balance: the "
+                            "ideal area m0/(2m) grows with the share of negatives."),
+                Mistake(g2, HINTS["unnormalized_gini"])]))),
+        worked=f"Every pair counts twice: AUC {auc2} and Gini {g2} stay; the unnormalized "
+               f"area {'grows' if s2 > s1 else 'changes'} from {s1} to {s2}.",
+    )
+
+
+def _draw_duplicated(rng: np.random.Generator) -> dict:
+    """A table whose AUC differs from Table 1's, so that no part of the book's answer
+    is right."""
+    book = roc_auc(TABLE1["y"], TABLE1["b"], exact=True)
+    return redraw(rng, draw_table, lambda t: roc_auc(t["y"], t["b"], exact=True) != book)
+
+
+def _bubble_swaps(data: dict) -> Exercise:
+    m1, m0 = data["positives"], data["negatives"]
+    n = m1 + m0
+    worst = m1 * m0
+    return value_exercise(
         id="bubble-swaps", chapter=6, title="Bubble-sort swaps",
-        question="""
-Fifteen objects, 6 positive and 9 negative, are listed by increasing score. Bubble sort
+        question=f"""
+{number_word(n, capital=True)} objects, {m1} positive and {m0} negative, are listed by \
+increasing score. Bubble sort
 puts the labels in increasing order (negatives first); each swap of neighbours fixes one
 wrongly ordered (positive, negative) pair. How many swaps does the ideal model (all
 negatives scored below all positives) need, and how many the worst (all positives
 below)? Answer a tuple (ideal, worst).
 """,
         answer_name="swaps",
-        solution_code="swaps = (cl.count_inversions([0] * 9 + [1] * 6),\n"
-                      "         cl.count_inversions([1] * 6 + [0] * 9))",
-        solution=(0, 54),
+        solution_code=f"swaps = (cl.count_inversions([0] * {m0} + [1] * {m1}),\n"
+                      f"         cl.count_inversions([1] * {m1} + [0] * {m0}))",
+        solution=(0, worst),
         checker=with_whole_mistakes(
-            parts(ideal=exact(0), worst=exact(54, mistakes=[
-                Mistake(105, "Only (positive, negative) pairs can be out of order, not all "
-                             "15 x 14 / 2 pairs of objects: 6 x 9.")])),
-            ((54, 0), "The ideal model lists the negatives first by increasing score, so "
-                      "it needs no swap.")),
-        worked="The ideal needs 0 swaps, the worst all 6 x 9 = 54; Gini is 1 and -1.",
-    ),
+            parts(ideal=exact(0), worst=exact(worst, mistakes=[
+                Mistake(n * (n - 1) // 2, "Only (positive, negative) pairs can be out of "
+                        f"order, not all {n} x {n - 1} / 2 pairs of objects: "
+                        f"{m1} x {m0}.")])),
+            ((worst, 0), "The ideal model lists the negatives first by increasing score, so "
+                         "it needs no swap.")),
+        worked=f"The ideal needs 0 swaps, the worst all {m1} x {m0} = {worst}; Gini is 1 "
+               "and -1.",
+    )
+
+
+def _draw_swaps(rng: np.random.Generator) -> dict:
+    m1 = int(rng.integers(3, 13))
+    return {"positives": m1, "negatives": int(rng.integers(m1 + 2, 26))}
+
+
+EXERCISES = [
+    with_variants(_auc_from_gini, {"gini": "2/5"}, _draw_gini),
+    with_variants(_gini_table, TABLE1, draw_table),
+    with_variants(_duplicated, TABLE1, _draw_duplicated),
+    with_variants(_bubble_swaps, {"positives": 6, "negatives": 9}, _draw_swaps),
     function_exercise(
         id="gini-normalized-function", chapter=6, title="Write the normalized Gini",
         question="""

@@ -7,16 +7,33 @@ from fractions import Fraction
 import numpy as np
 
 from course_lib import average_precision, pr_auc_trapezoid, roc_auc
-from course_lib.exercises._core import FunctionSpec, Mistake, exact, function_exercise, parts, value_exercise
+from course_lib.exercises._core import (
+    Exercise,
+    FunctionSpec,
+    Mistake,
+    exact,
+    function_exercise,
+    parts,
+    value_exercise,
+    with_variants,
+)
 
 from . import _cases
 from ._hints import HINTS, auc_mistakes, keep_distinct, precision_mistakes
-from .ch03 import TABLE1_B, TABLE1_TEXT, TABLE1_Y
-
-_AP = average_precision(TABLE1_Y, TABLE1_B, exact=True)
-_Y8, _B8 = list(TABLE1_Y) + [0], list(TABLE1_B) + [0.7]
-_AUC8 = roc_auc(_Y8, _B8, exact=True)
-_AP8 = average_precision(_Y8, _B8, exact=True)
+from ._variants import (
+    and_join,
+    approx_text,
+    decimal_text,
+    draw_table,
+    number_word,
+    ordinal_word,
+    ratio_code,
+    ratio_text,
+    redraw,
+    table_sentence,
+    tenths_or_hundredths,
+)
+from .ch03 import TABLE1, TABLE1_TEXT
 
 
 def precision_at_k(y_true, y_score, k):
@@ -62,86 +79,259 @@ def _whole_group_at_k(y_true, y_score, k):
     return float(np.asarray(y_true)[b >= cut].mean())
 
 
-EXERCISES = [
-    value_exercise(
+def _precision_point(data: dict) -> Exercise:
+    tpr, fpr = Fraction(data["tpr"]), Fraction(data["fpr"])
+    m1, m0 = data["positives"], data["negatives"]
+    tp, fp = tpr * m1, fpr * m0
+    if tp.denominator != 1 or fp.denominator != 1:
+        raise ValueError(f"TPR x m1 and FPR x m0 must be counts, got {tp} and {fp}")
+    precision = tp / (tp + fp)
+    swapped = fpr * m1 / (fpr * m1 + tpr * m0)
+    return value_exercise(
         id="precision-from-roc-point", chapter=7, title="Precision of a good-looking ROC point",
-        question="""
-A scorer's threshold has the ROC point $(\\mathrm{FPR}, \\mathrm{TPR}) = (0.1, 0.8)$ on a
-sample with 20 positives and 2000 negatives. What is its precision (exactly)?
+        question=f"""
+A scorer's threshold has the ROC point $(\\mathrm{{FPR}}, \\mathrm{{TPR}}) = \
+({decimal_text(fpr)}, {decimal_text(tpr)})$ on a
+sample with {m1} positives and {m0} negatives. What is its precision (exactly)?
 """,
         answer_name="precision_point",
-        solution_code="tp, fp = Fraction(8, 10) * 20, Fraction(1, 10) * 2000\n"
+        solution_code=f"tp, fp = {ratio_code(data['tpr'])} * {m1}, "
+                      f"{ratio_code(data['fpr'])} * {m0}\n"
                       "precision_point = tp / (tp + fp)",
-        solution=Fraction(16, 216),
-        checker=exact(Fraction(16, 216), mistakes=keep_distinct(Fraction(16, 216), [
-            *precision_mistakes(16, 200, 4),
-            Mistake(Fraction(2, 1602), HINTS["swapped"]),
+        solution=precision,
+        checker=exact(precision, mistakes=keep_distinct(precision, [
+            *precision_mistakes(tp, fp, m1 - tp),
+            Mistake(swapped, HINTS["swapped"]),
         ])),
-        worked="TP = 0.8 x 20 = 16, FP = 0.1 x 2000 = 200: precision 16/216 = 2/27, about "
-               "0.074.",
-    ),
-    value_exercise(
+        worked=f"TP = {decimal_text(tpr)} x {m1} = {tp}, FP = {decimal_text(fpr)} x {m0} = "
+               f"{fp}: precision {ratio_text(int(tp), int(tp + fp))}, "
+               f"{approx_text(precision)}.",
+    )
+
+
+def _draw_point(rng: np.random.Generator) -> dict:
+    return {"fpr": tenths_or_hundredths(int(rng.integers(2, 21))),
+            "tpr": f"{int(rng.integers(6, 10))}/10",
+            "positives": int(rng.choice([10, 20, 30, 40, 50])),
+            "negatives": int(rng.choice([1000, 1500, 2000, 2500, 3000, 4000, 5000]))}
+
+
+def _groups(y: list, b: list) -> list[tuple[float, list[int]]]:
+    """The groups of tied scores, highest first, each with its objects' indices."""
+    groups: dict[float, list[int]] = {}
+    for i, v in enumerate(b):
+        groups.setdefault(v, []).append(i)
+    return sorted(groups.items(), reverse=True)
+
+
+def _found(y: list, b: list) -> list[tuple[Fraction, Fraction, str]]:
+    """(rise in recall, precision, which objects) at each threshold that finds positives."""
+    m1 = sum(y)
+    taken = found = 0
+    steps = []
+    for score, ids in _groups(y, b):
+        taken += len(ids)
+        pos = sum(y[i] for i in ids)
+        found += pos
+        if pos:
+            what = f"object {ids[0] + 1}" if len(ids) == 1 else f"the tie at {score}"
+            steps.append((Fraction(pos, m1), Fraction(found, taken), what))
+    return steps
+
+
+def _ap_sum_text(y: list, b: list) -> str:
+    """``(1 + 2/3 + 3/5)/3`` when each step finds one positive, else the weighted sum."""
+    steps = _found(y, b)
+    m1 = sum(y)
+    if all(rise == Fraction(1, m1) for rise, _, _ in steps):
+        return "(" + " + ".join(str(p) for _, p, _ in steps) + f")/{m1}"
+    return " + ".join(f"{rise} x {p}" for rise, p, _ in steps)
+
+
+def _split_ties(b: list, y: list) -> list[list[float]]:
+    """The scores with one object of a tie group (positives first) raised by 0.01."""
+    out = []
+    for _, ids in _groups(y, b):
+        if len({y[i] for i in ids}) < 2:
+            continue
+        for i in sorted(ids, key=lambda i: (-y[i], i)):
+            split = list(b)
+            split[i] = round(b[i] + 0.01, 2)
+            out.append(split)
+    return out
+
+
+def _ap_table(data: dict) -> Exercise:
+    y, b = list(data["y"]), list(data["b"])
+    ap = average_precision(y, b, exact=True)
+    steps = _found(y, b)
+    if all(rise == Fraction(1, sum(y)) for rise, _, _ in steps):
+        rises = (f"Recall rises by 1/{sum(y)} at precisions "
+                 + and_join(f"{p} ({what})" for _, p, what in steps))
+    else:
+        rises = "Recall rises by " + and_join(f"{rise} at precision {p} ({what})"
+                                              for rise, p, what in steps)
+    return value_exercise(
         id="ap-table1", chapter=7, title="Average precision of Table 1",
         question=f"""
-{TABLE1_TEXT}
+{table_sentence(data, TABLE1, TABLE1_TEXT)}
 What is the average precision $\\sum_k (R_k - R_{{k-1}}) P_k$ over the thresholds (from
 the highest score down, a group of tied scores taken whole)? (Exact.)
 """,
         answer_name="ap_table1",
-        solution_code="ap_table1 = cl.average_precision([0, 0, 0, 1, 1, 1, 0],\n"
-                      "                                 [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0], "
+        solution_code=f"ap_table1 = cl.average_precision({y},\n"
+                      f"                                 {b}, "
                       "exact=True)",
-        solution=_AP,
-        checker=exact(_AP, mistakes=keep_distinct(_AP, [
-            Mistake(pr_auc_trapezoid(TABLE1_Y, TABLE1_B), "This is the trapezoid area under "
+        solution=ap,
+        checker=exact(ap, mistakes=keep_distinct(ap, [
+            Mistake(pr_auc_trapezoid(y, b), "This is the trapezoid area under "
                     "the PR curve; average precision is the step sum of P_k times the rise "
                     "in recall."),
-            Mistake(average_precision(TABLE1_Y, [0.5, 0.1, 0.2, 0.6, 0.21, 0.3, 0.0],
-                                      exact=True), HINTS["ties_split"]),
-            Mistake(average_precision(TABLE1_Y, [0.5, 0.1, 0.21, 0.6, 0.2, 0.3, 0.0],
-                                      exact=True), HINTS["ties_split"]),
-            Mistake(average_precision(TABLE1_Y, [-v for v in TABLE1_B], exact=True),
+            *(Mistake(average_precision(y, split, exact=True), HINTS["ties_split"])
+              for split in _split_ties(b, y)),
+            Mistake(average_precision(y, [-v for v in b], exact=True),
                     "The thresholds go from the highest score down (descending order)."),
         ])),
-        worked="Recall rises by 1/3 at precisions 1 (object 4), 2/3 (object 6) and 3/5 "
-               "(the tie at 0.2): AP = (1 + 2/3 + 3/5)/3 = 34/45.",
-    ),
-    value_exercise(
+        worked=f"{rises}: AP = {_ap_sum_text(y, b)} = {ap}.",
+    )
+
+
+def _eighth(data: dict) -> Exercise:
+    y, b, extra = list(data["y"]), list(data["b"]), data["extra"]
+    if extra <= max(b):
+        raise ValueError(f"the new negative must top the list, got {extra} <= {max(b)}")
+    y8, b8 = y + [0], b + [extra]
+    auc8 = roc_auc(y8, b8, exact=True)
+    ap, ap8 = average_precision(y, b, exact=True), average_precision(y8, b8, exact=True)
+    m1 = sum(y)
+    return value_exercise(
         id="auc-ap-eighth-object", chapter=7, title="An eighth object",
         question=f"""
-{TABLE1_TEXT}
-Add an eighth object, a negative with score 0.7. Give the new ROC AUC and average
+{table_sentence(data, TABLE1, TABLE1_TEXT)}
+Add an {ordinal_word(len(y8))} object, a negative with score {extra}. Give the new ROC AUC \
+and average
 precision exactly, as a tuple (AUC, AP).
 """,
         answer_name="auc_ap_8",
-        solution_code="y8 = [0, 0, 0, 1, 1, 1, 0, 0]\n"
-                      "b8 = [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0, 0.7]\n"
+        solution_code=f"y8 = {y8}\n"
+                      f"b8 = {b8}\n"
                       "auc_ap_8 = (cl.roc_auc(y8, b8, exact=True),\n"
                       "            cl.average_precision(y8, b8, exact=True))",
-        solution=(_AUC8, _AP8),
-        checker=parts(auc=exact(_AUC8, mistakes=auc_mistakes(_Y8, _B8)),
-                      ap=exact(_AP8, mistakes=[Mistake(_AP, HINTS["unchanged"])])),
-        worked="The new negative tops the list, so its three pairs are wrong: AUC 19/30. "
-               "Each positive is found one place later: AP = (1/2 + 1/2 + 1/2)/3 = 1/2.",
-    ),
-    value_exercise(
+        solution=(auc8, ap8),
+        checker=parts(auc=exact(auc8, mistakes=auc_mistakes(y8, b8)),
+                      ap=exact(ap8, mistakes=keep_distinct(ap8, [
+                          Mistake(ap, HINTS["unchanged"])]))),
+        worked=f"The new negative tops the list, so its {number_word(m1)} pairs are wrong: "
+               f"AUC {auc8}. Each positive is found one place later: "
+               f"AP = {_ap_sum_text(y8, b8)} = {ap8}.",
+    )
+
+
+_BOOK_EIGHTH = {**TABLE1, "extra": 0.7}
+
+
+def _draw_eighth(rng: np.random.Generator) -> dict:
+    """A table below 0.9 and a new negative above all its scores; neither the AUC nor
+    the AP of the book's answer is right for it."""
+    book = _eighth(_BOOK_EIGHTH).solution
+
+    def draw(rng: np.random.Generator) -> dict:
+        table = redraw(rng, draw_table, lambda t: max(t["b"]) < 0.9)
+        top = round(max(table["b"]) * 10)
+        return {**table, "extra": int(rng.integers(top + 1, 10)) / 10}
+
+    def differs(data: dict) -> bool:
+        y8, b8 = list(data["y"]) + [0], list(data["b"]) + [data["extra"]]
+        return (roc_auc(y8, b8, exact=True) != book[0]
+                and average_precision(y8, b8, exact=True) != book[1])
+
+    return redraw(rng, draw, differs)
+
+
+def _thinned(data: dict) -> Exercise:
+    tp, fp, keep = data["tp"], data["fp"], data["keep"]
+    if fp % keep:
+        raise ValueError(f"{fp} negatives cannot be thinned to one in {keep}")
+    kept = fp // keep
+    precision = Fraction(tp, tp + kept)
+    return value_exercise(
         id="precision-thinned-negatives", chapter=7, title="Thinning the negatives",
-        question="""
-At some threshold 30 positives and 120 negatives are called positive. Keep one negative
-in ten at random (and all positives). What precision do we expect at that threshold
+        question=f"""
+At some threshold {tp} positives and {fp} negatives are called positive. Keep one negative
+in {number_word(keep)} at random (and all positives). What precision do we expect at that \
+threshold
 (exactly)?
 """,
         answer_name="precision_thinned",
-        solution_code="precision_thinned = Fraction(30, 30 + 120 // 10)",
-        solution=Fraction(5, 7),
-        checker=exact(Fraction(5, 7), mistakes=[
-            Mistake(Fraction(1, 5), HINTS["unchanged"] + " Precision depends on the "
-                                    "balance of the classes."),
-            Mistake(Fraction(3, 123), "That thins the positives; here the negatives are "
-                                      "thinned."),
-        ]),
-        worked="Recall is unchanged; the false positives shrink to 12: 30/42 = 5/7.",
-    ),
+        solution_code=f"precision_thinned = Fraction({tp}, {tp} + {fp} // {keep})",
+        solution=precision,
+        checker=exact(precision, mistakes=keep_distinct(precision, [
+            Mistake(Fraction(tp, tp + fp), HINTS["unchanged"] + " Precision depends on the "
+                                           "balance of the classes."),
+            Mistake(Fraction(tp, keep) / (Fraction(tp, keep) + fp),
+                    "That thins the positives; here the negatives are thinned."),
+        ])),
+        worked=f"Recall is unchanged; the false positives shrink to {kept}: "
+               f"{ratio_text(tp, tp + kept)}.",
+    )
+
+
+def _draw_thinned(rng: np.random.Generator) -> dict:
+    def draw(rng: np.random.Generator) -> dict:
+        keep = int(rng.choice([4, 5, 8, 10, 20]))
+        return {"tp": int(rng.integers(10, 61)), "fp": keep * int(rng.integers(5, 41)),
+                "keep": keep}
+
+    return redraw(rng, draw, lambda d: d["fp"] >= 2 * d["tp"])
+
+
+_RECALL_WORDS = {"1/2": "Half", "1/3": "A third of", "2/3": "Two thirds of",
+                 "1/4": "A quarter of", "3/4": "Three quarters of", "1/5": "A fifth of",
+                 "2/5": "Two fifths of", "3/5": "Three fifths of", "4/5": "Four fifths of"}
+
+
+def _least_precision(data: dict) -> Exercise:
+    pi, recall = Fraction(data["pi"]), Fraction(data["recall"])
+    if pi.numerator != 1 or str(recall) not in _RECALL_WORDS:
+        raise ValueError(f"pi must be 1/k and the recall one of {list(_RECALL_WORDS)}, "
+                         f"got {pi} and {recall}")
+    found = pi * recall
+    least = found / (found + 1 - pi)
+    return value_exercise(
+        id="min-precision-unachievable", chapter=7, title="The floor of PR space",
+        question=f"""
+A sample has one positive in {number_word(pi.denominator)} ($\\pi = {pi}$). What is the least \
+precision that any
+ranking of it can have at recall ${recall}$, the edge of the unachievable region (exactly)?
+""",
+        answer_name="least_precision",
+        solution_code=f"pi, recall = {ratio_code(str(pi))}, {ratio_code(str(recall))}\n"
+                      "least_precision = pi * recall / (pi * recall + 1 - pi)",
+        solution=least,
+        checker=exact(least, mistakes=keep_distinct(least, [
+            Mistake(pi, "This is the precision of a scorer that ignores the "
+                        "objects; the worst ranking does worse, by putting "
+                        "every negative first."),
+            Mistake(found, "Precision divides the true positives by all objects "
+                           "called positive, pi R + (1 - pi), not by 1."),
+        ])),
+        worked=f"{_RECALL_WORDS[str(recall)]} the positives (pi R = {found} of the sample) "
+               f"come after all the negatives ({1 - pi}): precision ({found}) / "
+               f"({found} + {1 - pi}) = {least}.",
+    )
+
+
+def _draw_least(rng: np.random.Generator) -> dict:
+    return {"pi": f"1/{int(rng.integers(4, 31))}",
+            "recall": str(rng.choice(sorted(_RECALL_WORDS)))}
+
+
+EXERCISES = [
+    with_variants(_precision_point, {"fpr": "1/10", "tpr": "8/10", "positives": 20,
+                                     "negatives": 2000}, _draw_point),
+    with_variants(_ap_table, TABLE1, draw_table),
+    with_variants(_eighth, _BOOK_EIGHTH, _draw_eighth),
+    with_variants(_thinned, {"tp": 30, "fp": 120, "keep": 10}, _draw_thinned),
     function_exercise(
         id="precision-at-k-function", chapter=7, title="Write precision at k",
         question="""
@@ -179,24 +369,5 @@ def precision_at_k_answer(y_true, y_score, k):
         worked="Count the positives strictly above the cut score and add the needed share "
                "of the tied group at the cut.",
     ),
-    value_exercise(
-        id="min-precision-unachievable", chapter=7, title="The floor of PR space",
-        question="""
-A sample has one positive in ten ($\\pi = 1/10$). What is the least precision that any
-ranking of it can have at recall $1/2$, the edge of the unachievable region (exactly)?
-""",
-        answer_name="least_precision",
-        solution_code="pi, recall = Fraction(1, 10), Fraction(1, 2)\n"
-                      "least_precision = pi * recall / (pi * recall + 1 - pi)",
-        solution=Fraction(1, 19),
-        checker=exact(Fraction(1, 19), mistakes=[
-            Mistake(Fraction(1, 10), "This is the precision of a scorer that ignores the "
-                                     "objects; the worst ranking does worse, by putting "
-                                     "every negative first."),
-            Mistake(Fraction(1, 20), "Precision divides the true positives by all objects "
-                                     "called positive, pi R + (1 - pi), not by 1."),
-        ]),
-        worked="Half the positives (pi R = 1/20 of the sample) come after all the "
-               "negatives (9/10): precision (1/20) / (1/20 + 9/10) = 1/19.",
-    ),
+    with_variants(_least_precision, {"pi": "1/10", "recall": "1/2"}, _draw_least),
 ]

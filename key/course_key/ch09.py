@@ -8,19 +8,25 @@ import numpy as np
 
 from course_lib import normalized_expected_cost
 from course_lib.exercises._core import (
+    Exercise,
     FunctionSpec,
     Mistake,
     exact,
     function_exercise,
     parts,
     value_exercise,
+    with_variants,
     with_whole_mistakes,
 )
 
-from ._hints import HINTS
-
-_PCF = Fraction(2, 10) * 4 / (Fraction(2, 10) * 4 + Fraction(8, 10) * 1)
-_NEC = (1 - Fraction(7, 10) - Fraction(15, 100)) * _PCF + Fraction(15, 100)
+from ._hints import HINTS, keep_distinct
+from ._variants import (
+    decimal_text,
+    number_word,
+    ratio_code,
+    redraw,
+    tenths_or_hundredths,
+)
 
 
 def _range(fpr: Fraction, tpr: Fraction) -> tuple[Fraction, Fraction]:
@@ -49,80 +55,174 @@ def _nec_cases(seed: int) -> list[dict]:
     return cases
 
 
-_R09 = _range(Fraction(3, 10), Fraction(9, 10))
-_R_FLIP = _range(Fraction(8, 10), Fraction(9, 10))
-
-EXERCISES = [
-    value_exercise(
+def _pcf(data: dict) -> Exercise:
+    p, c_miss = Fraction(data["p_pos"]), data["c_miss"]
+    pcf = p * c_miss / (p * c_miss + (1 - p) * 1)
+    return value_exercise(
         id="pcf-value", chapter=9, title="The probability-cost function",
-        question="""
-Positives are 20% of the population, and a miss (a false negative) costs four times a
+        question=f"""
+Positives are {round(100 * p)}% of the population, and a miss (a false negative) costs \
+{number_word(c_miss)} times a
 false alarm. What is
-$\\mathrm{PCF}(+) = p(+)C(-|+) / (p(+)C(-|+) + p(-)C(+|-))$ (exactly)?
+$\\mathrm{{PCF}}(+) = p(+)C(-|+) / (p(+)C(-|+) + p(-)C(+|-))$ (exactly)?
 """,
         answer_name="pcf",
-        solution_code="p_pos, c_miss, c_alarm = Fraction(1, 5), 4, 1\n"
+        solution_code=f"p_pos, c_miss, c_alarm = {ratio_code(str(p))}, {c_miss}, 1\n"
                       "pcf = p_pos * c_miss / (p_pos * c_miss + (1 - p_pos) * c_alarm)",
-        solution=_PCF,
-        checker=exact(_PCF, mistakes=[Mistake(Fraction(1, 17), HINTS["costs_swapped"])]),
-        worked="0.2 x 4 / (0.2 x 4 + 0.8 x 1) = 1/2.",
-    ),
-    value_exercise(
+        solution=pcf,
+        checker=exact(pcf, mistakes=keep_distinct(pcf, [
+            Mistake(p / (p + (1 - p) * c_miss), HINTS["costs_swapped"])])),
+        worked=f"{decimal_text(p)} x {c_miss} / ({decimal_text(p)} x {c_miss} + "
+               f"{decimal_text(1 - p)} x 1) = {pcf}.",
+    )
+
+
+def _draw_pcf(rng: np.random.Generator) -> dict:
+    return {"p_pos": f"{int(rng.integers(5, 46))}/100", "c_miss": int(rng.integers(2, 11))}
+
+
+def _nec_point(data: dict) -> Exercise:
+    pcf, fpr, tpr = (Fraction(data[k]) for k in ("pcf", "fpr", "tpr"))
+    nec = (1 - tpr - fpr) * pcf + fpr
+    trivial = min(pcf, 1 - pcf)
+    verdict = ("less than half the" if nec < trivial / 2 else
+               "below the" if nec < trivial else "no better than the")
+    return value_exercise(
         id="nec-roc-point", chapter=9, title="The cost of a ROC point",
-        question="""
-At $\\mathrm{PCF}(+) = 1/2$, what is the normalized expected cost
-$\\mathrm{NEC} = (1 - \\mathrm{TPR} - \\mathrm{FPR})\\,\\mathrm{PCF}(+) + \\mathrm{FPR}$ of
-the ROC point $(\\mathrm{FPR}, \\mathrm{TPR}) = (0.15, 0.7)$ (exactly)?
+        question=f"""
+At $\\mathrm{{PCF}}(+) = {pcf}$, what is the normalized expected cost
+$\\mathrm{{NEC}} = (1 - \\mathrm{{TPR}} - \\mathrm{{FPR}})\\,\\mathrm{{PCF}}(+) + \
+\\mathrm{{FPR}}$ of
+the ROC point $(\\mathrm{{FPR}}, \\mathrm{{TPR}}) = ({decimal_text(fpr)}, \
+{decimal_text(tpr)})$ (exactly)?
 """,
         answer_name="nec_point",
-        solution_code="fpr, tpr = Fraction(15, 100), Fraction(7, 10)\n"
-                      "nec_point = (1 - tpr - fpr) * Fraction(1, 2) + fpr",
-        solution=_NEC,
-        checker=exact(_NEC, mistakes=[
-            Mistake((1 - Fraction(7, 10) - Fraction(15, 100)) / 2 + Fraction(7, 10),
-                    HINTS["swapped"])]),
-        worked="(1 - 0.7 - 0.15) x 0.5 + 0.15 = 0.225, less than half the 0.5 of the best "
-               "trivial classifier.",
-    ),
-    value_exercise(
+        solution_code=f"fpr, tpr = {ratio_code(data['fpr'])}, {ratio_code(data['tpr'])}\n"
+                      f"nec_point = (1 - tpr - fpr) * {ratio_code(str(pcf))} + fpr",
+        solution=nec,
+        checker=exact(nec, mistakes=keep_distinct(nec, [
+            Mistake((1 - tpr - fpr) * pcf + tpr, HINTS["swapped"])])),
+        worked=f"(1 - {decimal_text(tpr)} - {decimal_text(fpr)}) x {decimal_text(pcf)} + "
+               f"{decimal_text(fpr)} = {decimal_text(nec)}, {verdict} "
+               f"{decimal_text(trivial)} of the best trivial classifier.",
+    )
+
+
+def _draw_nec(rng: np.random.Generator) -> dict:
+    """A PCF with a short decimal and a ROC point (in hundredths) that beats both
+    trivial classifiers there."""
+
+    def draw(rng: np.random.Generator) -> dict:
+        return {"pcf": str(rng.choice(["1/5", "1/4", "2/5", "1/2", "3/5", "3/4", "4/5"])),
+                "fpr": tenths_or_hundredths(int(rng.integers(5, 31))),
+                "tpr": tenths_or_hundredths(int(rng.integers(50, 96)))}
+
+    def useful(data: dict) -> bool:
+        pcf, fpr, tpr = (Fraction(data[k]) for k in ("pcf", "fpr", "tpr"))
+        return (1 - tpr - fpr) * pcf + fpr < min(pcf, 1 - pcf)
+
+    return redraw(rng, draw, useful)
+
+
+def _range_text(fpr: Fraction, tpr: Fraction) -> str:
+    """``from 0.3/1.2 = 1/4 to 0.7/0.8 = 7/8``."""
+    low, high = _range(fpr, tpr)
+    return (f"from {decimal_text(fpr)}/{decimal_text(fpr + tpr)} = {low} to "
+            f"{decimal_text(1 - fpr)}/{decimal_text(2 - tpr - fpr)} = {high}")
+
+
+def _operating_range(data: dict) -> Exercise:
+    fpr, tpr = Fraction(data["fpr"]), Fraction(data["tpr"])
+    if tpr <= fpr:
+        raise ValueError(f"the ROC point must lie above the diagonal, got ({fpr}, {tpr})")
+    low, high = _range(fpr, tpr)
+    return value_exercise(
         id="operating-range", chapter=9, title="An operating range",
-        question="""
+        question=f"""
 A classifier is useful where its cost line lies below both trivial classifiers'. For the
-ROC point $(\\mathrm{FPR}, \\mathrm{TPR}) = (0.3, 0.9)$ this is the range of
-$\\mathrm{PCF}(+)$ from $\\mathrm{FPR}/(\\mathrm{FPR} + \\mathrm{TPR})$ to
-$(1 - \\mathrm{FPR})/(2 - \\mathrm{TPR} - \\mathrm{FPR})$. Give the two ends exactly, as
+ROC point $(\\mathrm{{FPR}}, \\mathrm{{TPR}}) = ({decimal_text(fpr)}, {decimal_text(tpr)})$ \
+this is the range of
+$\\mathrm{{PCF}}(+)$ from $\\mathrm{{FPR}}/(\\mathrm{{FPR}} + \\mathrm{{TPR}})$ to
+$(1 - \\mathrm{{FPR}})/(2 - \\mathrm{{TPR}} - \\mathrm{{FPR}})$. Give the two ends exactly, as
 a tuple (from, to).
 """,
         answer_name="operating_range",
-        solution_code="fpr, tpr = Fraction(3, 10), Fraction(9, 10)\n"
+        solution_code=f"fpr, tpr = {ratio_code(data['fpr'])}, {ratio_code(data['tpr'])}\n"
                       "operating_range = (fpr / (fpr + tpr), (1 - fpr) / (2 - tpr - fpr))",
-        solution=_R09,
+        solution=(low, high),
         checker=with_whole_mistakes(
-            parts(low=exact(_R09[0]), high=exact(_R09[1])),
-            ((_R09[1], _R09[0]), "The ends are swapped: the range runs from the smaller."),
-            (_range(Fraction(9, 10), Fraction(3, 10)), HINTS["swapped"])),
-        worked="From 0.3/1.2 = 1/4 to 0.7/0.8 = 7/8.",
-    ),
-    value_exercise(
+            parts(low=exact(low), high=exact(high)),
+            ((high, low), "The ends are swapped: the range runs from the smaller."),
+            (_range(tpr, fpr), HINTS["swapped"])),
+        worked="F" + _range_text(fpr, tpr)[1:] + ".",
+    )
+
+
+def _draw_range(rng: np.random.Generator) -> dict:
+    book = _range(Fraction(3, 10), Fraction(9, 10))
+
+    def draw(rng: np.random.Generator) -> dict:
+        return {"fpr": tenths_or_hundredths(int(rng.integers(5, 46))),
+                "tpr": tenths_or_hundredths(int(rng.integers(55, 99)))}
+
+    def differs(data: dict) -> bool:
+        low, high = _range(Fraction(data["fpr"]), Fraction(data["tpr"]))
+        return low != book[0] and high != book[1]
+
+    return redraw(rng, draw, differs)
+
+
+def _flipped_range(data: dict) -> Exercise:
+    fpr, tpr = Fraction(data["fpr"]), Fraction(data["tpr"])
+    if tpr >= fpr:
+        raise ValueError(f"the ROC point must lie under the diagonal, got ({fpr}, {tpr})")
+    flip_f, flip_t = 1 - fpr, 1 - tpr
+    low, high = _range(flip_f, flip_t)
+    return value_exercise(
         id="operating-range-reversed", chapter=9, title="Below the diagonal",
-        question="""
-The ROC point $(0.2, 0.1)$ lies under the diagonal, so its operating range is empty.
+        question=f"""
+The ROC point $({decimal_text(fpr)}, {decimal_text(tpr)})$ lies under the diagonal, so its \
+operating range is empty.
 The classifier that always gives the opposite answer has the ROC point
-$(1 - \\mathrm{FPR}, 1 - \\mathrm{TPR})$. What is *its* operating range (exact ends, as a
+$(1 - \\mathrm{{FPR}}, 1 - \\mathrm{{TPR}})$. What is *its* operating range (exact ends, as a
 tuple (from, to))?
 """,
         answer_name="flipped_range",
-        solution_code="fpr, tpr = 1 - Fraction(2, 10), 1 - Fraction(1, 10)\n"
+        solution_code=f"fpr, tpr = 1 - {ratio_code(data['fpr'])}, "
+                      f"1 - {ratio_code(data['tpr'])}\n"
                       "flipped_range = (fpr / (fpr + tpr), (1 - fpr) / (2 - tpr - fpr))",
-        solution=_R_FLIP,
+        solution=(low, high),
         checker=with_whole_mistakes(
-            parts(low=exact(_R_FLIP[0]), high=exact(_R_FLIP[1])),
-            (_range(Fraction(2, 10), Fraction(1, 10)),
+            parts(low=exact(low), high=exact(high)),
+            (_range(fpr, tpr),
              "That is the range of the original point, which is empty (from > to); reverse "
-             "the answers first: (0.8, 0.9)."),
-            (_range(Fraction(9, 10), Fraction(8, 10)), HINTS["swapped"])),
-        worked="The reversed point is (0.8, 0.9): from 0.8/1.7 = 8/17 to 0.2/0.3 = 2/3.",
-    ),
+             f"the answers first: ({decimal_text(flip_f)}, {decimal_text(flip_t)})."),
+            (_range(flip_t, flip_f), HINTS["swapped"])),
+        worked=f"The reversed point is ({decimal_text(flip_f)}, {decimal_text(flip_t)}): "
+               f"{_range_text(flip_f, flip_t)}.",
+    )
+
+
+def _draw_flipped(rng: np.random.Generator) -> dict:
+    book = _range(Fraction(8, 10), Fraction(9, 10))
+
+    def draw(rng: np.random.Generator) -> dict:
+        fpr = int(rng.integers(20, 71))
+        return {"fpr": tenths_or_hundredths(fpr),
+                "tpr": tenths_or_hundredths(int(rng.integers(5, fpr - 9)))}
+
+    def differs(data: dict) -> bool:
+        low, high = _range(1 - Fraction(data["fpr"]), 1 - Fraction(data["tpr"]))
+        return low != book[0] and high != book[1]
+
+    return redraw(rng, draw, differs)
+
+
+EXERCISES = [
+    with_variants(_pcf, {"p_pos": "1/5", "c_miss": 4}, _draw_pcf),
+    with_variants(_nec_point, {"pcf": "1/2", "fpr": "15/100", "tpr": "7/10"}, _draw_nec),
+    with_variants(_operating_range, {"fpr": "3/10", "tpr": "9/10"}, _draw_range),
+    with_variants(_flipped_range, {"fpr": "2/10", "tpr": "1/10"}, _draw_flipped),
     function_exercise(
         id="nec-function", chapter=9, title="Write the normalized expected cost",
         question="""

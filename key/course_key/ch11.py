@@ -5,19 +5,23 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import numpy as np
 import sympy
 
 from course_lib.exercises._core import (
+    Exercise,
     FunctionSpec,
     Mistake,
     approx,
     function_exercise,
     judge_number_list,
     value_exercise,
+    with_variants,
     yes_no,
 )
 
 from ._cases import uniform_cases
+from ._variants import decimal_text
 
 _t = sympy.Symbol("t")
 _A = sympy.Rational(5, 6)
@@ -31,72 +35,112 @@ def auc_variance(m1: int, m0: int) -> Fraction:
     return Fraction(int(v.p), int(v.q))
 
 
-_SD300 = math.sqrt(auc_variance(150, 150))
-_QA, _QB = _A / (2 - _A), 2 * _A**2 / (1 + _A)
-_SD300_APPROX = math.sqrt(float((_A * (1 - _A) + 149 * (_QA - _A**2) + 149 * (_QB - _A**2))
-                                / 22500))
-_N_001 = next(n for n in range(2, 100000, 2) if auc_variance(n // 2, n // 2) <= Fraction(1, 10**4))
+def _sd_text(value: float) -> str:
+    return f"{value:.4f}"
 
 
-def _sample_positive(u):
-    return [math.sqrt(v) for v in u]
-
-
-EXERCISES = [
-    value_exercise(
+def _sd_difference(data: dict) -> Exercise:
+    sd = float(data["sd"])
+    diff = math.sqrt(2) * sd
+    return value_exercise(
         id="sd-of-difference", chapter=11, title="Two models on two test sets",
-        question="""
+        question=f"""
 Each of two models was scored on its own test set of 300 objects, and each empirical
-AUC has a standard deviation of 0.023. What is the standard deviation of the difference
-of the two (independent) AUC estimates? (A float, within $10^{-4}$.)
+AUC has a standard deviation of {sd:g}. What is the standard deviation of the difference
+of the two (independent) AUC estimates? (A float, within $10^{{-4}}$.)
 """,
         answer_name="sd_difference",
-        solution_code="sd_difference = math.sqrt(2) * 0.023",
-        solution=math.sqrt(2) * 0.023,
-        checker=approx(math.sqrt(2) * 0.023, 1e-4, mistakes=[
-            Mistake(0.046, "Standard deviations do not add; variances of independent "
-                           "estimates do: sqrt(0.023^2 + 0.023^2)."),
-            Mistake(0.023, "The difference of two noisy estimates is noisier than either."),
-            Mistake(2 * 0.023**2, "This is the variance; take its square root."),
+        solution_code=f"sd_difference = math.sqrt(2) * {sd:g}",
+        solution=diff,
+        checker=approx(diff, 1e-4, mistakes=[
+            Mistake(2 * sd, "Standard deviations do not add; variances of independent "
+                            f"estimates do: sqrt({sd:g}^2 + {sd:g}^2)."),
+            Mistake(sd, "The difference of two noisy estimates is noisier than either."),
+            Mistake(2 * sd**2, "This is the variance; take its square root."),
         ]),
-        worked="sqrt(2) x 0.023 = 0.0325: a difference of 0.02 is only 0.6 of it, not "
-               "convincing.",
-    ),
-    value_exercise(
+        worked=f"sqrt(2) x {sd:g} = {_sd_text(diff)}: a difference of 0.02 is only "
+               f"{0.02 / diff:.1f} of it, not convincing.",
+    )
+
+
+def _draw_sd(rng: np.random.Generator) -> dict:
+    """A standard deviation in ten-thousandths between 0.0150 and 0.0450."""
+    return {"sd": round(int(rng.integers(150, 451)) / 10_000, 4)}
+
+
+def _hm_approx_sd(m1: int, m0: int) -> float:
+    """Hanley and McNeil's sd with their exponential approximations of Q1 and Q2."""
+    qa, qb = _A / (2 - _A), 2 * _A**2 / (1 + _A)
+    return math.sqrt(float((_A * (1 - _A) + (m1 - 1) * (qa - _A**2)
+                            + (m0 - 1) * (qb - _A**2)) / (m1 * m0)))
+
+
+def _auc_sd_300(data: dict) -> Exercise:
+    m1, m0 = int(data["m1"]), int(data["m0"])
+    var = auc_variance(m1, m0)
+    sd = math.sqrt(var)
+    sizes = f"$m_1 = m_0 = {m1}$" if m1 == m0 else f"$m_1 = {m1}$, $m_0 = {m0}$"
+    sizes_code = f"m1 = m0 = {m1}" if m1 == m0 else f"m1, m0 = {m1}, {m0}"
+    return value_exercise(
         id="auc-sd-300", chapter=11, title="The spread of the AUC at 300 objects",
-        question="""
+        question=f"""
 In the linear-density model ($p_1(b) = 2b$, $p_0(b) = 2 - 2b$ on $[0, 1]$, AUC $= 5/6$),
 Hanley and McNeil's variance of the empirical AUC is
-$\\frac{A(1-A) + (m_1 - 1)(Q_1 - A^2) + (m_0 - 1)(Q_2 - A^2)}{m_1 m_0}$, with
+$\\frac{{A(1-A) + (m_1 - 1)(Q_1 - A^2) + (m_0 - 1)(Q_2 - A^2)}}{{m_1 m_0}}$, with
 $Q_1$ the probability that two random positives both outscore a random negative and
 $Q_2$ that a random positive outscores two random negatives. Compute $Q_1$ and $Q_2$
-exactly from the model and give the standard deviation for $m_1 = m_0 = 150$ (a float,
-within $10^{-6}$).
+exactly from the model and give the standard deviation for {sizes} (a float,
+within $10^{{-6}}$).
 """,
         answer_name="sd_300",
         solution_code='t = sympy.Symbol("t")\n'
                       "A = sympy.Rational(5, 6)\n"
                       "Q1 = sympy.integrate((2 - 2 * t) * (1 - t**2)**2, (t, 0, 1))\n"
                       "Q2 = sympy.integrate(2 * t * (1 - (1 - t)**2)**2, (t, 0, 1))\n"
-                      "m1 = m0 = 150\n"
+                      f"{sizes_code}\n"
                       "var = (A * (1 - A) + (m1 - 1) * (Q1 - A**2)\n"
                       "       + (m0 - 1) * (Q2 - A**2)) / (m1 * m0)\n"
                       "sd_300 = float(sympy.sqrt(var))",
-        solution=_SD300,
-        checker=approx(_SD300, 1e-6, mistakes=[
-            Mistake(_SD300_APPROX, "This uses Hanley and McNeil's exponential approximations "
-                                   "Q1 = A/(2 - A), Q2 = 2A^2/(1 + A); compute Q1 and Q2 "
-                                   "exactly from the densities."),
-            Mistake(_SD300**2, "This is the variance; take its square root."),
+        solution=sd,
+        checker=approx(sd, 1e-6, mistakes=[
+            Mistake(_hm_approx_sd(m1, m0),
+                    "This uses Hanley and McNeil's exponential approximations "
+                    "Q1 = A/(2 - A), Q2 = 2A^2/(1 + A); compute Q1 and Q2 "
+                    "exactly from the densities."),
+            Mistake(sd**2, "This is the variance; take its square root."),
         ]),
-        worked="Q1 = Q2 = 11/15, variance 2111/4050000, standard deviation about 0.0228.",
-    ),
-    value_exercise(
+        worked=f"Q1 = Q2 = 11/15, variance {var}, standard deviation about {sd:.4f}.",
+    )
+
+
+def _draw_sizes(rng: np.random.Generator) -> dict:
+    """300 objects split unevenly: 60 to 140 positives (Q1 = Q2, so only the product
+    m1 m0 matters, and the split m1, 300 - m1 gives the same sd as 300 - m1, m1)."""
+    m1 = int(rng.integers(60, 141))
+    return {"m1": m1, "m0": 300 - m1}
+
+
+def _smallest_n(sd: Fraction) -> int:
+    return next(n for n in range(2, 1_000_000, 2) if auc_variance(n // 2, n // 2) <= sd**2)
+
+
+def _bound_code(bound: Fraction) -> str:
+    q = bound.denominator
+    e = len(str(q)) - 1
+    den = f"10**{e}" if q == 10**e and e > 1 else str(q)
+    return f"Fraction({bound.numerator}, {den})"
+
+
+def _n_for_sd(data: dict) -> Exercise:
+    sd = Fraction(data["sd"])
+    n = _smallest_n(sd)
+    sd_text = decimal_text(sd)
+    return value_exercise(
         id="n-for-sd-001", chapter=11, title="How many objects for a precise AUC",
-        question="""
+        question=f"""
 With the variance formula of the previous exercise (linear-density model,
 $Q_1 = Q_2 = 11/15$, $A = 5/6$), what is the smallest even number of objects $n$, half
-of them positive, for which the standard deviation of the AUC is at most 0.01? (An
+of them positive, for which the standard deviation of the AUC is at most {sd_text}? (An
 integer; within 2 is accepted.)
 """,
         answer_name="n_for_sd",
@@ -104,13 +148,28 @@ integer; within 2 is accepted.)
                       "def variance(m):\n"
                       "    return (A * (1 - A) + 2 * (m - 1) * (Q - A**2)) / (m * m)\n"
                       "n_for_sd = next(n for n in range(2, 100_000, 2)\n"
-                      "                if variance(n // 2) <= Fraction(1, 10**4))",
-        solution=_N_001,
-        checker=approx(_N_001, 2.5 / _N_001, mistakes=[
-            Mistake(_N_001 // 2, "n counts both classes: m1 = m0 = n/2."),
-        ], hint="The variance falls like 1/n: solve variance <= 0.01^2."),
-        worked="The variance falls like 1/n; solving gives n = 1558.",
-    ),
+                      f"                if variance(n // 2) <= {_bound_code(sd**2)})",
+        solution=n,
+        checker=approx(n, 2.5 / n, mistakes=[
+            Mistake(n // 2, "n counts both classes: m1 = m0 = n/2."),
+        ], hint=f"The variance falls like 1/n: solve variance <= {sd_text}^2."),
+        worked=f"The variance falls like 1/n; solving gives n = {n}.",
+    )
+
+
+def _draw_target(rng: np.random.Generator) -> dict:
+    """A target standard deviation from 0.004 to 0.030 in steps of 0.0005."""
+    return {"sd": f"{int(rng.integers(8, 61)) * 5}/10000"}
+
+
+def _sample_positive(u):
+    return [math.sqrt(v) for v in u]
+
+
+EXERCISES = [
+    with_variants(_sd_difference, {"sd": 0.023}, _draw_sd),
+    with_variants(_auc_sd_300, {"m1": 150, "m0": 150}, _draw_sizes),
+    with_variants(_n_for_sd, {"sd": "1/100"}, _draw_target),
     value_exercise(
         id="overlapping-intervals", chapter=11, title="Overlapping intervals",
         question="""

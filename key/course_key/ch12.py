@@ -8,6 +8,7 @@ import numpy as np
 
 from course_lib import roc_auc
 from course_lib.exercises._core import (
+    Exercise,
     FunctionSpec,
     Mistake,
     approx,
@@ -15,11 +16,11 @@ from course_lib.exercises._core import (
     exact,
     function_exercise,
     value_exercise,
+    with_variants,
 )
 
-from ._hints import HINTS
-
-_AUC_SEARCH = 1 - Fraction(20, 995)
+from ._hints import HINTS, keep_distinct
+from ._variants import decimal_text, fraction_code
 
 
 def _distance_score(x):
@@ -62,77 +63,183 @@ def _judge_list(case, expected, given):
     return None if a.shape == g.shape and np.allclose(a, g, rtol=0, atol=1e-9) else "differs"
 
 
-EXERCISES = [
-    value_exercise(
+# The ranking of the first two exercises: n objects, p positives after k negatives.
+_SEARCH = {"n": 1000, "p": 5, "k": 20}
+
+
+def _auc_search(data: dict) -> Exercise:
+    n, p, k = int(data["n"]), int(data["p"]), int(data["k"])
+    neg = n - p
+    auc = 1 - Fraction(k, neg)
+    return value_exercise(
         id="auc-search-ranking", chapter=12, title="A high AUC, a useless top",
-        question="""
-A ranking of 1000 objects with 5 positives puts 20 negatives first, then the 5
-positives, then the other 975 negatives. What is its ROC AUC (exactly)?
+        question=f"""
+A ranking of {n} objects with {p} positives puts {k} negatives first, then the {p}
+positives, then the other {neg - k} negatives. What is its ROC AUC (exactly)?
 """,
         answer_name="auc_search",
-        solution_code="auc_search = 1 - Fraction(20, 995)",
-        solution=_AUC_SEARCH,
-        checker=exact(_AUC_SEARCH, mistakes=[
-            Mistake(Fraction(20, 995), HINTS["ascending"]),
-            Mistake(1 - Fraction(20, 1000), "Divide by the 995 negatives: each positive "
-                                            "loses to 20 of the 995."),
-            Mistake(1 - Fraction(100, 995), "Each positive loses to the same 20 negatives: "
-                                            "5 x 20 lost pairs of 5 x 995."),
-        ]),
-        worked="Each positive loses to 20 of the 995 negatives: AUC = 1 - 20/995 = 195/199, "
-               "about 0.980, while the top ten results hold no positive.",
-    ),
-    value_exercise(
-        id="precision-at-10-search", chapter=12, title="Precision at 10 of that ranking",
-        question="""
-The same ranking: 1000 objects, 5 positives at places 21 to 25. What is its precision
+        solution_code=f"auc_search = 1 - Fraction({k}, {neg})",
+        solution=auc,
+        checker=exact(auc, mistakes=keep_distinct(auc, [
+            Mistake(Fraction(k, neg), HINTS["ascending"]),
+            Mistake(1 - Fraction(k, n), f"Divide by the {neg} negatives: each positive "
+                                        f"loses to {k} of the {neg}."),
+            Mistake(1 - Fraction(p * k, neg), "Each positive loses to the same "
+                                              f"{k} negatives: {p} x {k} lost pairs of "
+                                              f"{p} x {neg}."),
+        ])),
+        worked=f"Each positive loses to {k} of the {neg} negatives: AUC = 1 - {k}/{neg} = "
+               f"{auc}, about {float(auc):.3f}, while the top ten results hold "
+               + ("no positive." if k >= 10 else
+                  f"{min(p, 10 - k)} positive{'s' if min(p, 10 - k) > 1 else ''}."),
+    )
+
+
+def _draw_search(rng: np.random.Generator) -> dict:
+    """A large ranking whose few positives come after 11 to 60 negatives."""
+    return {"n": int(rng.integers(4, 51)) * 100, "p": int(rng.integers(2, 13)),
+            "k": int(rng.integers(11, 61))}
+
+
+def _p_at_10(data: dict) -> Exercise:
+    n, p, k = int(data["n"]), int(data["p"]), int(data["k"])
+    hits = max(0, min(p, 10 - k))
+    value = Fraction(hits, 10)
+    if data == _SEARCH:
+        question = f"""
+The same ranking: {n} objects, {p} positives at places {k + 1} to {k + p}. What is its precision
 at 10 (the share of positives among the first ten)?
-""",
+"""
+    else:
+        question = f"""
+A ranking of {n} objects has its {p} positives at places {k + 1} to {k + p} (all other
+places hold negatives). What is its precision at 10 (the share of positives among the
+first ten)?
+"""
+    if hits == 0:
+        mistakes = [Mistake(Fraction(p, 10), "The first ten results are all negatives "
+                                             "(the positives come after "
+                                             f"{k} negatives).")]
+        worked = "The first ten are negatives: 0."
+    else:
+        places = f"places {k + 1} to {k + hits}" if hits > 1 else f"place {k + 1}"
+        mistakes = list(keep_distinct(value, [
+            Mistake(Fraction(hits, p), "This is the recall at 10 (the share of the "
+                                       "positives found in the first ten); precision "
+                                       "divides by the ten results."),
+            *(Mistake(Fraction(v, 10), f"Count again: the first ten are places 1 to "
+                                       f"10, and {hits} of them hold positives.")
+              for v in (hits - 1, hits + 1) if 0 <= v <= 10),
+            Mistake(Fraction(p, 10), f"Only {hits} of the {p} positives are among the "
+                                     f"first ten; the others come after place 10."),
+        ]))
+        worked = (f"Places 1 to 10 hold {hits} positive{'s' if hits > 1 else ''} "
+                  f"({places}) and {10 - hits} negative{'' if hits == 9 else 's'}: "
+                  f"{hits}/10 = {value}.")
+    return value_exercise(
+        id="precision-at-10-search", chapter=12, title="Precision at 10 of that ranking",
+        question=question,
         answer_name="p_at_10",
-        solution_code="p_at_10 = Fraction(0, 10)",
-        solution=Fraction(0),
-        checker=exact(0, mistakes=[Mistake(Fraction(1, 2), "The first ten results are all "
-                                                           "negatives (the positives come "
-                                                           "after 20 negatives).")]),
-        worked="The first ten are negatives: 0.",
-    ),
-    value_exercise(
+        solution_code=f"p_at_10 = Fraction({hits}, 10)",
+        solution=value,
+        checker=exact(value, mistakes=mistakes),
+        worked=worked,
+    )
+
+
+def _draw_search_top(rng: np.random.Generator) -> dict:
+    """A ranking whose first positives reach the top ten (else the answer is 0)."""
+    return {"n": int(rng.integers(4, 51)) * 100, "p": int(rng.integers(2, 13)),
+            "k": int(rng.integers(1, 10))}
+
+
+def _auc_sure_group(data: dict) -> Exercise:
+    f = Fraction(data["f"])
+    auc = (1 + f) / 2
+    return value_exercise(
         id="credit-share-auc", chapter=12, title="A sure group at the bottom",
-        question="""
-A credit model places a share $f = 0.2$ of the negatives at the very bottom with no
+        question=f"""
+A credit model places a share $f = {decimal_text(f)}$ of the negatives at the very bottom with no
 positive among them, and gives all other objects the same score. What is its ROC AUC
 (exactly)?
 """,
         answer_name="auc_sure_group",
-        solution_code="f = Fraction(1, 5)\nauc_sure_group = (1 + f) / 2",
-        solution=Fraction(3, 5),
-        checker=exact(Fraction(3, 5), mistakes=[
+        solution_code=f"f = {fraction_code(f)}\nauc_sure_group = (1 + f) / 2",
+        solution=auc,
+        checker=exact(auc, mistakes=keep_distinct(auc, [
             Mistake(Fraction(1, 2), "The sure group is ordered correctly against every "
                                     "positive; only the rest is tied."),
-            Mistake(Fraction(1, 5), "f of the pairs are correct and the other 1 - f are "
-                                    "ties counting 1/2: f + (1 - f)/2."),
-            Mistake(Fraction(4, 5), HINTS["ties_one"]),
-        ]),
+            Mistake(f, "f of the pairs are correct and the other 1 - f are "
+                       "ties counting 1/2: f + (1 - f)/2."),
+            Mistake(1 - f, HINTS["ties_one"]),
+        ])),
         worked="A share f of pairs is ordered correctly, the rest are ties: "
-               "f + (1 - f)/2 = (1 + f)/2 = 3/5.",
-    ),
-    value_exercise(
+               f"f + (1 - f)/2 = (1 + f)/2 = {auc}.",
+    )
+
+
+def _draw_share(rng: np.random.Generator) -> dict:
+    """A share of sure negatives in hundredths, 0.05 to 0.60."""
+    return {"f": f"{int(rng.integers(5, 61))}/100"}
+
+
+_SCREEN = "$2\\,|\\mathrm{AUC} - 1/2|$"
+
+
+def _screen(data: dict) -> Exercise:
+    c, d = Fraction(data["c"]), Fraction(data["d"])
+    below, above = c - d, 10 - c - d  # lengths of the two positive ends
+    auc = above / (below + above)
+    value = abs(2 * auc - 1)
+    mistakes = [Mistake(1.0, "The positives lie at both ends in equal measure, so x does "
+                             "not order them above the negatives: the AUC of x is 1/2.")]
+    worked = ("By symmetry the AUC of x is 1/2 and the screen 0, although the label is a "
+              "function of x.")
+    if c != 5:
+        mistakes = list(keep_distinct(value, [
+            Mistake(1.0, "The label is a function of x, but x puts positives at both "
+                         "ends: those at the low end lose to every negative, so the AUC "
+                         "of x is not 1."),
+            Mistake(float(auc), "This is the AUC of x; the screen is 2 |AUC - 1/2|."),
+            Mistake(float(1 - value), "The screen is 2 |AUC - 1/2|, not 1 minus it."),
+        ]))
+        worked = (f"The positives below {decimal_text(below)} lose to every negative, "
+                  f"those above {decimal_text(c + d)} beat every negative: the AUC of x "
+                  f"is {decimal_text(above)}/{decimal_text(below + above)} = {auc} and the "
+                  f"screen 2 |{auc} - 1/2| = {value} (about {float(value):.3f}), although "
+                  "the label is a function of x.")
+    return value_exercise(
         id="unimodal-screen", chapter=12, title="Screening a feature by its AUC",
-        question="""
+        question=f"""
 A feature $x$ is uniform on $[0, 10]$ and an object is positive exactly when $x$ is more
-than 3 away from 5. What is the screen $2\\,|\\mathrm{AUC} - 1/2|$ of the feature $x$
+than {decimal_text(d)} away from {decimal_text(c)}. What is the screen {_SCREEN} of the feature $x$
 itself, in the population (within 0.01)?
 """,
         answer_name="screen_value",
-        solution_code="screen_value = 0.0",
-        solution=0.0,
-        checker=approx(0.0, 0.01, mistakes=[
-            Mistake(1.0, "The positives lie at both ends in equal measure, so x does not "
-                         "order them above the negatives: the AUC of x is 1/2."),
-        ]),
-        worked="By symmetry the AUC of x is 1/2 and the screen 0, although the label is a "
-               "function of x.",
-    ),
+        solution_code=("screen_value = 0.0" if value == 0 else
+                       f"below, above = {decimal_text(below)}, {decimal_text(above)}"
+                       "  # lengths of the positive ends\n"
+                       "screen_value = abs(2 * above / (below + above) - 1)"),
+        solution=float(value),
+        checker=approx(float(value), 0.01, mistakes=mistakes),
+        worked=worked,
+    )
+
+
+def _draw_screen(rng: np.random.Generator) -> dict:
+    """A centre c != 5 and a half-width d (steps of 0.5), both ends inside [0, 10]."""
+    while True:
+        c = int(rng.integers(5, 16)) / 2  # 2.5 .. 7.5
+        d = int(rng.integers(1, 10)) / 2  # 0.5 .. 4.5
+        if c != 5 and c - d >= 0.5 and c + d <= 9.5:
+            return {"c": c, "d": d}
+
+
+EXERCISES = [
+    with_variants(_auc_search, _SEARCH, _draw_search),
+    with_variants(_p_at_10, _SEARCH, _draw_search_top),
+    with_variants(_auc_sure_group, {"f": "1/5"}, _draw_share),
+    with_variants(_screen, {"c": 5, "d": 3}, _draw_screen),
     function_exercise(
         id="unimodal-score-function", chapter=12, title="A score that separates",
         question="""

@@ -8,25 +8,21 @@ import numpy as np
 
 from course_lib import roc_auc
 from course_lib.exercises._core import (
+    Exercise,
     FunctionSpec,
     Mistake,
     exact,
     function_exercise,
     quiet,
     value_exercise,
+    with_variants,
 )
 
-from ._hints import HINTS
+from ._hints import HINTS, keep_distinct
+from ._variants import count_table, draw_count_groups
 
 # A small grouped table: (score, positives, negatives), highest score first.
 _GROUPS = ((3, 2, 1), (2, 1, 2), (1, 1, 3))
-_GROUPS_TEXT = """
-| score | positives | negatives |
-|------:|----------:|----------:|
-| 3 | 2 | 1 |
-| 2 | 1 | 2 |
-| 1 | 1 | 3 |
-"""
 
 
 def _grouped_auc(groups, tie: Fraction = Fraction(1, 2)) -> Fraction:
@@ -41,27 +37,22 @@ def _grouped_auc(groups, tie: Fraction = Fraction(1, 2)) -> Fraction:
     return total / (m1 * m0)
 
 
-_AUC = _grouped_auc(_GROUPS)
-_TIED = sum(p * q for _, p, q in _GROUPS)
-_SAME_SCORE = sum((p + q) * (p + q - 1) // 2 for _, p, q in _GROUPS)
-
-# The decile of a tie group: n loans, `above` scoring higher, `size` tied.
-_N, _ABOVE, _SIZE = 1000, 295, 20
-_BIN = _ABOVE * 10 // _N + 1
-_BIN_LAST = (_ABOVE + _SIZE - 1) * 10 // _N + 1
-
 # Spark's binned AUC: six distinct scores (highest first) as (pos, neg), numBins = 3.
 _SPARK = ((1, 0), (0, 1), (1, 0), (1, 1), (0, 1), (0, 1))
 _SPARK_SCORES = (0.9, 0.8, 0.7, 0.6, 0.5, 0.4)
 _SPARK_BINS = 3
-_SPARK_TABLE = "\n".join(f"| {v} | {p} | {q} |" for v, (p, q) in zip(_SPARK_SCORES, _SPARK))
+
+
+def _chunks(rows, num_bins: int) -> list[tuple[int, int]]:
+    """Spark's merge of consecutive (pos, neg) rows into chunks of len // num_bins."""
+    chunk = len(rows) // num_bins
+    chunk = chunk if chunk >= 2 else 1
+    return [(sum(p for p, _ in rows[i:i + chunk]), sum(q for _, q in rows[i:i + chunk]))
+            for i in range(0, len(rows), chunk)]
 
 
 def _binned(groups, num_bins: int) -> Fraction:
-    chunk = len(groups) // num_bins
-    chunk = chunk if chunk >= 2 else 1
-    merged = [tuple(map(sum, zip(*groups[i:i + chunk])))
-              for i in range(0, len(groups), chunk)]
+    merged = _chunks(groups, num_bins)
     m1 = sum(p for p, _ in groups)
     m0 = sum(q for _, q in groups)
     tp = 0
@@ -70,10 +61,6 @@ def _binned(groups, num_bins: int) -> Fraction:
         tp += p
         area += q * (2 * tp - p)
     return Fraction(area, 2 * m1 * m0)
-
-
-_SPARK_BINNED = _binned(_SPARK, _SPARK_BINS)
-_SPARK_EXACT = _binned(_SPARK, len(_SPARK))
 
 
 def _expand(scores, positives, negatives):
@@ -132,17 +119,38 @@ def _group_cases(seed: int) -> list[dict]:
     return [{"scores": s, "positives": p, "negatives": q} for s, p, q in cases]
 
 
-EXERCISES = [
-    value_exercise(
+_GROUPS_BOOK = {"groups": [list(g) for g in _GROUPS]}
+
+
+def _groups_text(groups) -> str:
+    return "\n" + count_table(("score", "positives", "negatives"), groups) + "\n"
+
+
+def _groups_of(data: dict) -> tuple[tuple[int, int, int], ...]:
+    return tuple((int(v), int(p), int(q)) for v, p, q in data["groups"])
+
+
+def _auc_groups(data: dict) -> Exercise:
+    groups = _groups_of(data)
+    auc = _grouped_auc(groups)
+    m1 = sum(p for _, p, _ in groups)
+    m0 = sum(q for _, _, q in groups)
+    terms, above, twice = [], 0, 0
+    for _, p, q in groups:
+        terms.append(f"{q} \\cdot ({2 * above} + {p})")
+        twice += q * (2 * above + p)
+        above += p
+    ratio = f"{twice}/{2 * m1 * m0}"
+    return value_exercise(
         id="warehouse-auc-groups", chapter=14, title="The AUC from grouped counts",
         question=f"""
 A `GROUP BY score` query returned this table of a model's scores, with the number of
 positives and negatives at each score:
-{_GROUPS_TEXT}
+{_groups_text(groups)}
 What is the exact AUC (a tied positive-negative pair counts one half)?
 """,
         answer_name="auc_groups",
-        solution_code="groups = [(3, 2, 1), (2, 1, 2), (1, 1, 3)]  # highest first\n"
+        solution_code=f"groups = {list(groups)}  # highest first\n"
                       "m1 = sum(p for _, p, _ in groups)\n"
                       "m0 = sum(q for _, _, q in groups)\n"
                       "above, twice = 0, 0\n"
@@ -150,88 +158,167 @@ What is the exact AUC (a tied positive-negative pair counts one half)?
                       "    twice += q * (2 * above + p)\n"
                       "    above += p\n"
                       "auc_groups = Fraction(twice, 2 * m1 * m0)",
-        solution=_AUC,
-        checker=exact(_AUC, mistakes=[
-            Mistake(_grouped_auc(_GROUPS, Fraction(0)), HINTS["ties_zero"]),
-            Mistake(_grouped_auc(_GROUPS, Fraction(1)), HINTS["ties_one"]),
-            Mistake(1 - _AUC, HINTS["ascending"]),
-        ]),
-        worked="With $m_1 = 4$, $m_0 = 6$ the doubled pair count is "
-               "$1 \\cdot (0 + 2) + 2 \\cdot (4 + 1) + 3 \\cdot (6 + 1) = 33$, so "
-               "AUC = 33/48 = 11/16.",
-    ),
-    value_exercise(
+        solution=auc,
+        checker=exact(auc, mistakes=keep_distinct(auc, [
+            Mistake(_grouped_auc(groups, Fraction(0)), HINTS["ties_zero"]),
+            Mistake(_grouped_auc(groups, Fraction(1)), HINTS["ties_one"]),
+            Mistake(1 - auc, HINTS["ascending"]),
+        ])),
+        worked=f"With $m_1 = {m1}$, $m_0 = {m0}$ the doubled pair count is "
+               f"${' + '.join(terms)} = {twice}$, so "
+               f"AUC = {ratio}" + ("" if ratio == str(auc) else f" = {auc}") + ".",
+    )
+
+
+def _draw_groups(rng: np.random.Generator) -> dict:
+    """Three scores 3, 2, 1, each with 1 to 4 positives and 1 to 4 negatives (a tie
+    across the classes at every score, as in the book's table), AUC above 1/2."""
+    while True:
+        groups = [[3 - i, p, q] for i, (p, q) in enumerate(draw_count_groups(rng))]
+        if _grouped_auc(groups) > Fraction(1, 2):  # a model that ranks, as the book's
+            return {"groups": groups}
+
+
+def _tied_pairs(data: dict) -> Exercise:
+    groups = _groups_of(data)
+    tied = sum(p * q for _, p, q in groups)
+    same_score = sum((p + q) * (p + q - 1) // 2 for _, p, q in groups)
+    m1 = sum(p for _, p, _ in groups)
+    m0 = sum(q for _, _, q in groups)
+    products = " + ".join(f"{p} * {q}" for _, p, q in groups)
+    return value_exercise(
         id="warehouse-tied-pairs", chapter=14, title="Tied pairs in a grouped table",
         question=f"""
 A `GROUP BY score` query returned this table:
-{_GROUPS_TEXT}
+{_groups_text(groups)}
 How many (positive, negative) pairs have tied scores?
 """,
         answer_name="tied_pairs",
-        solution_code="tied_pairs = 2 * 1 + 1 * 2 + 1 * 3",
-        solution=_TIED,
-        checker=exact(_TIED, mistakes=[
-            Mistake(_SAME_SCORE, "This counts every pair of objects with the same score; "
-                                 "only a positive with a negative makes a pair of the "
-                                 "AUC: pos x neg in each group."),
-            Mistake(4 * 6, "This is every (positive, negative) pair, m1 x m0; only those "
-                           "in the same group are tied."),
-        ]),
+        solution_code=f"tied_pairs = {products}",
+        solution=tied,
+        checker=exact(tied, mistakes=keep_distinct(tied, [
+            Mistake(same_score, "This counts every pair of objects with the same score; "
+                                "only a positive with a negative makes a pair of the "
+                                "AUC: pos x neg in each group."),
+            Mistake(m1 * m0, "This is every (positive, negative) pair, m1 x m0; only "
+                             "those in the same group are tied."),
+        ])),
         worked="A group ties each of its positives with each of its negatives: "
-               "2 x 1 + 1 x 2 + 1 x 3 = 7 of the 24 pairs.",
-    ),
-    value_exercise(
+               f"{products.replace('*', 'x')} = {tied} of the {m1 * m0} pairs.",
+    )
+
+
+_DECILE_BOOK = {"n": 1000, "above": 295, "size": 20}
+
+
+def _tie_decile(data: dict) -> Exercise:
+    n, above, size = int(data["n"]), int(data["above"]), int(data["size"])
+    first = above * 10 // n + 1
+    last = (above + size - 1) * 10 // n + 1
+    split = (f"between bins {first} and {last}" if last == first + 1 else
+             f"among bins {first} to {last}")
+    return value_exercise(
         id="warehouse-tie-decile", chapter=14, title="The decile of a group of ties",
         question=f"""
-A decile table of {_N} loans sorted by decreasing score puts a whole group of tied
+A decile table of {n} loans sorted by decreasing score puts a whole group of tied
 scores into one bin: a group with `above` loans scoring higher goes to bin
-$\\lfloor \\mathit{{above}} \\cdot 10 / n \\rfloor + 1$. A group of {_SIZE} loans tied
-at one score has {_ABOVE} loans scoring higher. Which bin (1 to 10) does it go to?
+$\\lfloor \\mathit{{above}} \\cdot 10 / n \\rfloor + 1$. A group of {size} loans tied
+at one score has {above} loans scoring higher. Which bin (1 to 10) does it go to?
 """,
         answer_name="tie_bin",
-        solution_code=f"tie_bin = {_ABOVE} * 10 // {_N} + 1",
-        solution=_BIN,
-        checker=exact(_BIN, mistakes=[
-            Mistake(_BIN_LAST, "This is the bin of the group's last loan; the whole "
-                               "group goes to the bin of its first member."),
-            Mistake(_BIN - 1, "The bins are numbered from 1: add 1 to the floor."),
-        ]),
-        worked=f"$\\lfloor {_ABOVE} \\cdot 10 / {_N} \\rfloor + 1 = 2 + 1 = {_BIN}$; "
-               "`NTILE(10)` would have split the group between bins 3 and 4.",
-    ),
-    value_exercise(
+        solution_code=f"tie_bin = {above} * 10 // {n} + 1",
+        solution=first,
+        checker=exact(first, mistakes=keep_distinct(first, [
+            Mistake(last, "This is the bin of the group's last loan; the whole "
+                          "group goes to the bin of its first member."),
+            Mistake(first - 1, "The bins are numbered from 1: add 1 to the floor."),
+        ])),
+        worked=f"$\\lfloor {above} \\cdot 10 / {n} \\rfloor + 1 = {first - 1} + 1 = {first}$; "
+               f"`NTILE(10)` would have split the group {split}.",
+    )
+
+
+def _draw_decile(rng: np.random.Generator) -> dict:
+    """A tie group that straddles a decile boundary (so NTILE(10) would split it)."""
+    n = int(rng.choice([500, 800, 1000, 1200, 1500, 2000, 2500, 3000, 4000, 5000]))
+    size = int(rng.integers(5, min(n // 10, 60)))
+    boundary = int(rng.integers(1, 10)) * n // 10
+    above = int(rng.integers(boundary - size + 1, boundary))
+    return {"n": n, "above": above, "size": size}
+
+
+_SPARK_BOOK = {"rows": [list(r) for r in _SPARK]}
+
+
+def _spark_auc(data: dict) -> Exercise:
+    rows = tuple((int(p), int(q)) for p, q in data["rows"])
+    binned, exact_auc = _binned(rows, _SPARK_BINS), _binned(rows, len(rows))
+    m1 = sum(p for p, _ in rows)
+    m0 = sum(q for _, q in rows)
+    chunks = _chunks(rows, _SPARK_BINS)
+    table = "\n".join(f"| {v} | {p} | {q} |" for v, (p, q) in zip(_SPARK_SCORES, rows))
+    tps, terms, tp, twice = [], [], 0, 0
+    for p, q in chunks:
+        tp += p
+        tps.append(str(tp))
+        terms.append(f"{q} x {2 * tp - p}")
+        twice += q * (2 * tp - p)
+    return value_exercise(
         id="spark-binned-auc-tiny", chapter=14, title="Spark's binned AUC on six scores",
         question=f"""
 Six distinct scores hold these numbers of positives and negatives:
 
 | score | positives | negatives |
 |------:|----------:|----------:|
-{_SPARK_TABLE}
+{table}
 
-So $m_1 = 3$ and $m_0 = 4$. Spark's `BinaryClassificationEvaluator` with
+So $m_1 = {m1}$ and $m_0 = {m0}$. Spark's `BinaryClassificationEvaluator` with
 `numBins` = {_SPARK_BINS} merges consecutive distinct scores into chunks of
 $\\lfloor D / \\mathit{{numBins}} \\rfloor$ when that is at least 2 ($D$ = the number of
 distinct scores), and takes the trapezoid area through $(0, 0)$ and one ROC point per
 chunk. What AUC does it report (exactly)?
 """,
         answer_name="spark_auc",
-        solution_code="chunks = [(1, 1), (2, 1), (0, 2)]  # (pos, neg) of 2 scores each\n"
-                      "m1, m0, tp, twice = 3, 4, 0, 0\n"
+        solution_code=f"chunks = {chunks}  # (pos, neg) of 2 scores each\n"
+                      f"m1, m0, tp, twice = {m1}, {m0}, 0, 0\n"
                       "for p, q in chunks:\n"
                       "    tp += p\n"
                       "    twice += q * (2 * tp - p)\n"
                       "spark_auc = Fraction(twice, 2 * m1 * m0)",
-        solution=_SPARK_BINNED,
-        checker=exact(_SPARK_BINNED, mistakes=[
-            Mistake(_SPARK_EXACT, "This is the exact AUC. With D = 6 and numBins = 3 "
-                                  "Spark merges pairs of neighbouring scores, and a "
-                                  "chunk counts its pairs one half, like a tie."),
-            Mistake(1 - _SPARK_BINNED, HINTS["ascending"]),
-        ]),
-        worked="Chunks of 2: (1, 1), (2, 1), (0, 2); cumulative tp 1, 3, 3, so the "
-               "doubled area is 1 x 1 + 1 x 4 + 2 x 6 = 17 and the AUC 17/24, "
-               "against the exact 19/24.",
-    ),
+        solution=binned,
+        checker=exact(binned, mistakes=keep_distinct(binned, [
+            Mistake(exact_auc, "This is the exact AUC. With D = 6 and numBins = 3 "
+                               "Spark merges pairs of neighbouring scores, and a "
+                               "chunk counts its pairs one half, like a tie."),
+            Mistake(1 - binned, HINTS["ascending"]),
+        ])),
+        worked=f"Chunks of 2: {', '.join(str(c) for c in chunks)}; cumulative tp "
+               f"{', '.join(tps)}, so the "
+               f"doubled area is {' + '.join(terms)} = {twice} and the AUC {binned}, "
+               f"against the exact {exact_auc}.",
+    )
+
+
+def _draw_spark(rng: np.random.Generator) -> dict:
+    """Six distinct scores with 0 to 2 positives and negatives each (at least one
+    object per score, at least two of each class), exact AUC above 1/2 and not
+    equal to the binned one."""
+    while True:
+        rows = [[int(v) for v in rng.integers(0, 3, size=2)] for _ in range(6)]
+        if any(p + q == 0 for p, q in rows):
+            continue
+        pos = sum(p for p, _ in rows)
+        neg = sum(q for _, q in rows)
+        if (pos >= 2 and neg >= 2 and _binned(rows, 6) > Fraction(1, 2)
+                and _binned(rows, 3) != _binned(rows, 6)):
+            return {"rows": rows}
+
+
+EXERCISES = [
+    with_variants(_auc_groups, _GROUPS_BOOK, _draw_groups),
+    with_variants(_tied_pairs, _GROUPS_BOOK, _draw_groups),
+    with_variants(_tie_decile, _DECILE_BOOK, _draw_decile),
+    with_variants(_spark_auc, _SPARK_BOOK, _draw_spark),
     function_exercise(
         id="warehouse-auc-function", chapter=14, title="Write the AUC from grouped counts",
         question="""

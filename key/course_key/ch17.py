@@ -2,160 +2,325 @@
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
-from course_lib.exercises._core import Mistake, exact, value_exercise
+import numpy as np
 
-from ._hints import HINTS
+from course_lib import partial_roc_auc, roc_auc
+from course_lib.exercises._core import Exercise, Mistake, exact, value_exercise, with_variants
+
+from ._hints import HINTS, keep_distinct
+from ._variants import decimal_text, draw_ranking_table, fraction_code, wrap_items
 
 # Table 1: the curve holds TPR 1/3 on FPR [0, 1/4], then the tie (3, 5) is the diagonal
 # segment (1/4, 2/3) -> (1/2, 1): 1/12 + 1/4 (2/3 + 1) / 2 = 7/24.
-_PAUC_HALF = Fraction(1, 12) + Fraction(1, 4) * (Fraction(2, 3) + 1) / 2
-_MIN_HALF, _MAX_HALF = Fraction(1, 8), Fraction(1, 2)
-_MCCLISH_HALF = (1 + (_PAUC_HALF - _MIN_HALF) / (_MAX_HALF - _MIN_HALF)) / 2
-
-# One ROC point (0.2, 0.8), balanced classes, Beta(2, 2) density 6c(1 - c):
-# L(c) = c/2 below c = 1/5, 1/10 between 1/5 and 4/5, (1 - c)/2 above.
-_P_LOW = 3 * Fraction(1, 5) ** 2 - 2 * Fraction(1, 5) ** 3  # P(c < 1/5)
-_LOSS_LOW = Fraction(1, 5) ** 3 - Fraction(3, 4) * Fraction(1, 5) ** 4  # int_0^{1/5} 3c^2(1-c)
-_EXPECTED = 2 * _LOSS_LOW + Fraction(1, 10) * (1 - 2 * _P_LOW)
-_WORST = 2 * (Fraction(1, 2) ** 3 - Fraction(3, 4) * Fraction(1, 2) ** 4)
-_H_POINT = 1 - _EXPECTED / _WORST
-# the same with a uniform density (a typical slip: Beta(1, 1) instead of Beta(2, 2))
-_H_UNIFORM = 1 - (2 * Fraction(1, 100) + Fraction(1, 10) * Fraction(3, 5)) / Fraction(1, 8)
-
-# Table 1 at c = pi1 = 3/7: c pi0 = (1 - c) pi1 = 12/49, so L = 12/49 min(FPR + 1 - TPR)
-_L_AT_PI1 = Fraction(12, 49) * (1 - Fraction(1, 2))
+_TABLE1 = {"y": (0, 0, 0, 1, 1, 1, 0), "b": (0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0)}
+_HALF = Fraction(1, 2)
+_MIN_HALF, _MAX_HALF = Fraction(1, 8), Fraction(1, 2)  # the diagonal's area, the strip's
 
 
-EXERCISES = [
-    value_exercise(
+def _is_book(data: dict) -> bool:
+    return (tuple(data["y"]), tuple(data["b"])) == (_TABLE1["y"], _TABLE1["b"])
+
+
+def _yb(data: dict) -> tuple[list[int], list[float]]:
+    return [int(v) for v in data["y"]], [float(v) for v in data["b"]]
+
+
+def _yb_text(data: dict) -> str:
+    y, b = _yb(data)
+    return f"labels `y = {y}`, scores\n`b = {b}`"
+
+
+def _yb_code(data: dict) -> str:
+    y, b = _yb(data)
+    return f"y = {y}\nb = {b}\n"
+
+
+def _vertices(y: list[int], b: list[float]) -> list[tuple[Fraction, Fraction]]:
+    """The ROC vertices (exact), one per distinct score from the highest, from (0, 0)."""
+    m1, m0 = sum(y), len(y) - sum(y)
+    points = [(Fraction(0), Fraction(0))]
+    tp = fp = 0
+    for v in sorted(set(b), reverse=True):
+        tp += sum(1 for yi, bi in zip(y, b) if bi == v and yi == 1)
+        fp += sum(1 for yi, bi in zip(y, b) if bi == v and yi == 0)
+        points.append((Fraction(fp, m0), Fraction(tp, m1)))
+    return points
+
+
+def _distinct(right: Fraction, mistakes: list[Mistake], book: bool) -> tuple[Mistake, ...]:
+    """The mistakes without repeats or the right answer; the book's list as it was."""
+    return tuple(mistakes) if book else keep_distinct(right, mistakes)
+
+
+def _pauc(y: list[int], b: list[float], tie: str = "half") -> Fraction:
+    """The area over FPR 0..1/2; a tie as a straight segment ("half"), as right then up
+    ("zero") or as up then right ("one")."""
+    if tie != "half":
+        eps = 0.01 if tie == "one" else -0.01  # scores are on a 0.1 grid
+        b = [v + eps * yi for v, yi in zip(b, y)]
+    return Fraction(partial_roc_auc(y, b, max_fpr=_HALF, exact=True))
+
+
+def _pauc_worked(y: list[int], b: list[float], area: Fraction) -> str:
+    pts: list[str] = []
+    pieces: list[Fraction] = []
+    verts = _vertices(y, b)
+    for (f0, t0), (f1, t1) in zip(verts, verts[1:]):
+        if f0 >= _HALF:
+            break
+        if f1 > _HALF:  # cut the segment at FPR = 1/2
+            t1 = t0 + (t1 - t0) * (_HALF - f0) / (f1 - f0)
+            f1 = _HALF
+        if not pts:
+            pts.append(f"({f0}, {t0})")
+        pts.append(f"({f1}, {t1})")
+        if f1 > f0:
+            pieces.append((f1 - f0) * (t0 + t1) / 2)
+    pieces = [v for v in pieces if v]
+    total = (f"its trapezoids add up to {' + '.join(str(v) for v in pieces)} = {area}"
+             if len(pieces) > 1 else f"the area under it is {area}")
+    return (f"Up to FPR 1/2 the curve runs {' -> '.join(pts)} (a tie as a straight "
+            f"segment); {total}.")
+
+
+def _pauc_half(data: dict) -> Exercise:
+    y, b = _yb(data)
+    area = _pauc(y, b)
+    whole = Fraction(roc_auc(y, b, exact=True))
+    book = _is_book(data)
+    return value_exercise(
         id="pauc-table1-half", chapter=17, title="A partial area of Table 1",
-        question="""
-Table 1 of the book: labels `y = [0, 0, 0, 1, 1, 1, 0]`, scores
-`b = [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0]`. What is the area under its ROC curve over
+        question=f"""
+{"Table 1 of the book: l" if book else "L"}{_yb_text(data)[1:]}. What is the area under its ROC curve over
 false positive rates from 0 to 1/2 (exactly; ties as a straight segment)?
 """,
         answer_name="pauc_half",
-        solution_code='y = [0, 0, 0, 1, 1, 1, 0]\nb = [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0]\n'
-                      'pauc_half = cl.partial_roc_auc(y, b, max_fpr=Fraction(1, 2), '
-                      'exact=True)',
-        solution=_PAUC_HALF,
-        checker=exact(_PAUC_HALF, mistakes=[
-            Mistake(Fraction(19, 24), "That is the whole AUC; stop at FPR = 1/2."),
-            Mistake(Fraction(1, 12) + Fraction(1, 4) * Fraction(2, 3), HINTS["ties_zero"]),
-            Mistake(Fraction(1, 12) + Fraction(1, 4), HINTS["ties_one"]),
-        ]),
-        worked="TPR is 1/3 up to FPR 1/4 (area 1/12), then the tie runs straight from "
-               "(1/4, 2/3) to (1/2, 1) (area 1/4 x 5/6 = 5/24): 7/24.",
-    ),
-    value_exercise(
+        solution_code=_yb_code(data)
+        + 'pauc_half = cl.partial_roc_auc(y, b, max_fpr=Fraction(1, 2), exact=True)',
+        solution=area,
+        checker=exact(area, mistakes=keep_distinct(area, [
+            Mistake(whole, "That is the whole AUC; stop at FPR = 1/2."),
+            Mistake(_pauc(y, b, "zero"), HINTS["ties_zero"]),
+            Mistake(_pauc(y, b, "one"), HINTS["ties_one"]),
+        ])),
+        worked=("TPR is 1/3 up to FPR 1/4 (area 1/12), then the tie runs straight from "
+                "(1/4, 2/3) to (1/2, 1) (area 1/4 x 5/6 = 5/24): 7/24." if book else
+                _pauc_worked(y, b, area)),
+    )
+
+
+def _mcclish(data: dict) -> Exercise:
+    y, b = _yb(data)
+    area = _pauc(y, b)
+    value = (1 + (area - _MIN_HALF) / (_MAX_HALF - _MIN_HALF)) / 2
+    ratio = (area - _MIN_HALF) / (_MAX_HALF - _MIN_HALF)
+    den = math.lcm(area.denominator, 8)
+    sign = "+" if ratio >= 0 else "-"
+    where = ("the previous exercise (Table 1, FPR from 0 to 1/2)" if _is_book(data) else
+             f"the ROC curve of {_yb_text(data)} over FPR from 0 to 1/2")
+    return value_exercise(
         id="mcclish-table1-half", chapter=17, title="McClish's standardization",
-        question="""
-Standardize the partial area of the previous exercise (Table 1, FPR from 0 to 1/2) by
-McClish's formula $\\frac12\\left(1 + \\frac{A - \\min}{\\max - \\min}\\right)$. Give the
+        question=f"""
+Standardize the partial area of {where} by
+McClish's formula $\\frac12\\left(1 + \\frac{{A - \\min}}{{\\max - \\min}}\\right)$. Give the
 exact value.
 """,
         answer_name="mcclish_half",
-        solution_code='y = [0, 0, 0, 1, 1, 1, 0]\nb = [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0]\n'
-                      'lo, hi = Fraction(0), Fraction(1, 2)\n'
-                      'area = cl.partial_roc_auc(y, b, fpr_range=(lo, hi), exact=True)\n'
-                      'smallest = (hi**2 - lo**2) / 2  # under the diagonal\n'
-                      'largest = hi - lo  # the whole strip\n'
-                      'mcclish_half = (1 + (area - smallest) / (largest - smallest)) / 2',
-        solution=_MCCLISH_HALF,
-        checker=exact(_MCCLISH_HALF, mistakes=[
-            Mistake((_PAUC_HALF - _MIN_HALF) / (_MAX_HALF - _MIN_HALF),
-                    "That is (A - min)/(max - min), which maps chance to 0; McClish's "
-                    "index maps it to 1/2: take (1 + that) / 2."),
-            Mistake(_PAUC_HALF / _MAX_HALF, "Dividing by the width alone maps chance to "
-                                            "1/4 here, not 1/2: subtract the area under "
-                                            "the diagonal, 1/8."),
-            Mistake((1 + (_PAUC_HALF - Fraction(1, 4)) / (_MAX_HALF - Fraction(1, 4))) / 2,
+        solution_code=_yb_code(data)
+        + 'lo, hi = Fraction(0), Fraction(1, 2)\n'
+        'area = cl.partial_roc_auc(y, b, fpr_range=(lo, hi), exact=True)\n'
+        'smallest = (hi**2 - lo**2) / 2  # under the diagonal\n'
+        'largest = hi - lo  # the whole strip\n'
+        'mcclish_half = (1 + (area - smallest) / (largest - smallest)) / 2',
+        solution=value,
+        checker=exact(value, mistakes=_distinct(value, [
+            Mistake(ratio, "That is (A - min)/(max - min), which maps chance to 0; "
+                           "McClish's index maps it to 1/2: take (1 + that) / 2."),
+            Mistake(area / _MAX_HALF, "Dividing by the width alone maps chance to "
+                                      "1/4 here, not 1/2: subtract the area under "
+                                      "the diagonal, 1/8."),
+            Mistake((1 + (area - Fraction(1, 4)) / (_MAX_HALF - Fraction(1, 4))) / 2,
                     "The diagonal's area over FPR 0 to 1/2 is the triangle 1/8, not "
                     "1/4."),
-        ]),
+        ], _is_book(data))),
         worked="min = 1/8 (the triangle under the diagonal), max = 1/2 (the strip): "
-               "(1 + (7/24 - 3/24) / (3/8)) / 2 = (1 + 4/9) / 2 = 13/18.",
-    ),
-    value_exercise(
+               f"(1 + ({area * den}/{den} - {den // 8}/{den}) / (3/8)) / 2 = "
+               f"(1 {sign} {abs(ratio)}) / 2 = {value}.",
+    )
+
+
+def _beta22(alpha: Fraction, beta: Fraction, lo: Fraction, hi: Fraction) -> Fraction:
+    """The integral of (alpha + beta c) 6c(1 - c) over [lo, hi]."""
+    def prim(c: Fraction) -> Fraction:
+        return 6 * (alpha * (c**2 / 2 - c**3 / 3) + beta * (c**3 / 3 - c**4 / 4))
+    return prim(hi) - prim(lo)
+
+
+def _uniform(alpha: Fraction, beta: Fraction, lo: Fraction, hi: Fraction) -> Fraction:
+    """The integral of alpha + beta c over [lo, hi]."""
+    return alpha * (hi - lo) + beta * (hi**2 - lo**2) / 2
+
+
+def _expected_loss(f: Fraction, t: Fraction, integral) -> Fraction:
+    """E[L] of the hull (0, 0) -> (f, t) -> (1, 1), balanced classes."""
+    low, high = (1 - t) / (2 - f - t), t / (f + t)
+    return (integral(Fraction(0), Fraction(1, 2), Fraction(0), low)
+            + integral((1 - t) / 2, (f + t - 1) / 2, low, high)
+            + integral(Fraction(1, 2), Fraction(-1, 2), high, Fraction(1)))
+
+
+def _worst(integral) -> Fraction:
+    return (integral(Fraction(0), Fraction(1, 2), Fraction(0), _HALF)
+            + integral(Fraction(1, 2), Fraction(-1, 2), _HALF, Fraction(1)))
+
+
+def _rational(v: Fraction) -> str:
+    return f"sympy.Rational({v.numerator}, {v.denominator})"
+
+
+def _h_point(data: dict) -> Exercise:
+    f, t = Fraction(data["fpr"]), Fraction(data["tpr"])
+    low, high = (1 - t) / (2 - f - t), t / (f + t)
+    expected = _expected_loss(f, t, _beta22)
+    worst = _worst(_beta22)
+    h = 1 - expected / worst
+    h_uniform = 1 - _expected_loss(f, t, _uniform) / _worst(_uniform)
+    at_half = min(_HALF / 2, (f + 1 - t) / 4)
+    point = f"({decimal_text(f)}, {decimal_text(t)})"
+    flat = f + t == 1
+    middle = (1 - t) / 2  # the loss of the point when it does not depend on c
+    mid_line = ""
+    if flat:
+        mid_code = (f"w / {middle.denominator}" if middle.numerator == 1 else
+                    f"{middle.numerator} * w / {middle.denominator}")
+        mid_text = str(middle)
+    else:
+        mid_line = (f"point = (c * {_rational(f)} + (1 - c) * {_rational(1 - t)}) / 2"
+                    "  # its loss\n")
+        mid_code = "point * w"
+        mid_text = f"({decimal_text(f)} c + {decimal_text(1 - t)} (1 - c))/2"
+    return value_exercise(
         id="h-one-point", chapter=17, title="The H-measure of one ROC point",
-        question="""
-A classifier with a single operating point $(\\mathrm{FPR}, \\mathrm{TPR}) = (0.2, 0.8)$
-(its ROC hull is $(0, 0) \\to (0.2, 0.8) \\to (1, 1)$) is used on balanced classes,
+        question=f"""
+A classifier with a single operating point $(\\mathrm{{FPR}}, \\mathrm{{TPR}}) = {point}$
+(its ROC hull is $(0, 0) \\to {point} \\to (1, 1)$) is used on balanced classes,
 $\\pi_0 = \\pi_1 = 1/2$. With Hand's Beta(2, 2) density $6c(1 - c)$ over the cost $c$,
 what is its H-measure (exactly)?
 """,
         answer_name="h_point",
         solution_code='c = sympy.Symbol("c")\n'
                       'w = 6 * c * (1 - c)  # Beta(2, 2)\n'
-                      'low, high = sympy.Rational(1, 5), sympy.Rational(4, 5)\n'
+                      f'low, high = {_rational(low)}, {_rational(high)}\n'
                       'half = sympy.Rational(1, 2)\n'
-                      '# L(c): the best of (0, 0), (0.2, 0.8), (1, 1)\n'
+                      f'# L(c): the best of (0, 0), {point}, (1, 1)\n'
+                      f'{mid_line}'
                       'expected = (sympy.integrate(c / 2 * w, (c, 0, low))\n'
-                      '            + sympy.integrate(w / 10, (c, low, high))\n'
+                      f'            + sympy.integrate({mid_code}, (c, low, high))\n'
                       '            + sympy.integrate((1 - c) / 2 * w, (c, high, 1)))\n'
                       'worst = (sympy.integrate(c / 2 * w, (c, 0, half))\n'
                       '         + sympy.integrate((1 - c) / 2 * w, (c, half, 1)))\n'
                       'h_point = 1 - expected / worst',
-        solution=_H_POINT,
-        checker=exact(_H_POINT, mistakes=[
-            Mistake(_H_UNIFORM, "That is the uniform density; Hand's Beta(2, 2) is "
-                                "6c(1 - c)."),
-            Mistake(_EXPECTED, "That is the expected minimum loss E[L]; H compares it with "
-                               "the trivial rules' loss: 1 - E[L] / E[L_max]."),
-            Mistake(1 - Fraction(1, 10) / Fraction(1, 4), "That is the comparison at "
+        solution=h,
+        checker=exact(h, mistakes=keep_distinct(h, [
+            Mistake(h_uniform, "That is the uniform density; Hand's Beta(2, 2) is "
+                               "6c(1 - c)."),
+            Mistake(expected, "That is the expected minimum loss E[L]; H compares it with "
+                              "the trivial rules' loss: 1 - E[L] / E[L_max]."),
+            Mistake(1 - at_half / Fraction(1, 4), "That is the comparison at "
                     "c = 1/2 only; average both losses over the density."),
-        ]),
-        worked="L(c) = c/2 for c < 1/5, 1/10 between 1/5 and 4/5, (1 - c)/2 above; "
-               "E[L] = 58/625 and the trivial rules lose 5/32 on average: "
-               "H = 1 - (58/625)/(5/32) = 1269/3125.",
-    ),
-    value_exercise(
+        ])),
+        worked=f"L(c) = c/2 for c < {low}, {mid_text} between {low} and {high}, "
+               f"(1 - c)/2 above; E[L] = {expected} and the trivial rules lose {worst} on "
+               f"average: H = 1 - ({expected})/({worst}) = {h}.",
+    )
+
+
+def _draw_point(rng: np.random.Generator) -> dict:
+    """An operating point above the diagonal: FPR 0.05 to 0.40, TPR 0.60 to 0.95, in
+    hundredths."""
+    f, t = int(rng.integers(5, 41)), int(rng.integers(60, 96))
+    return {"fpr": str(Fraction(f, 100)), "tpr": str(Fraction(t, 100))}
+
+
+def _severity(data: dict) -> Exercise:
+    pi1 = Fraction(data["pi1"])
+    pi0 = 1 - pi1
+    sr = pi1 / pi0
+    beta = 1 + 1 / sr
+    return value_exercise(
         id="severity-ratio-beta", chapter=17, title="The R package's default Beta",
-        question="""
-The R package hmeasure uses the cost density Beta$(2, 1 + 1/\\mathrm{SR})$ with the
-severity ratio $\\mathrm{SR} = \\pi_1/\\pi_0$ by default. For positives making up
-$\\pi_1 = 0.2$ of the data, what is the second Beta parameter?
+        question=f"""
+The R package hmeasure uses the cost density Beta$(2, 1 + 1/\\mathrm{{SR}})$ with the
+severity ratio $\\mathrm{{SR}} = \\pi_1/\\pi_0$ by default. For positives making up
+$\\pi_1 = {decimal_text(pi1)}$ of the data, what is the second Beta parameter?
 """,
         answer_name="beta_default",
-        solution_code='pi1 = Fraction(1, 5)\nseverity_ratio = pi1 / (1 - pi1)\n'
+        solution_code=f'pi1 = {fraction_code(pi1)}\nseverity_ratio = pi1 / (1 - pi1)\n'
                       'beta_default = 1 + 1 / severity_ratio',
-        solution=Fraction(5),
-        checker=exact(5, mistakes=[
-            Mistake(Fraction(5, 4), "SR is pi1 / pi0 = 1/4, so 1/SR = 4 and "
-                                    "beta = 1 + 4."),
-            Mistake(Fraction(4), "beta = 1 + 1/SR: add the 1."),
+        solution=beta,
+        checker=exact(beta, mistakes=keep_distinct(beta, [
+            Mistake(1 + sr, f"SR is pi1 / pi0 = {sr}, so 1/SR = {1 / sr} and "
+                            f"beta = 1 + {1 / sr}."),
+            Mistake(1 / sr, "beta = 1 + 1/SR: add the 1."),
             Mistake(Fraction(2), "Beta(2, 2) is the symmetric case, SR = 1."),
-        ]),
-        worked="SR = 0.2 / 0.8 = 1/4, beta = 1 + 4 = 5: Beta(2, 5), whose mode "
-               "(2 - 1)/(2 + 5 - 2) = 1/5 is the positive share.",
-    ),
-    value_exercise(
+        ])),
+        worked=f"SR = {decimal_text(pi1)} / {decimal_text(pi0)} = {sr}, beta = 1 + {1 / sr} = "
+               f"{beta}: Beta(2, {beta}), whose mode (2 - 1)/(2 + {beta} - 2) = {1 / beta} "
+               "is the positive share.",
+    )
+
+
+def _draw_pi1(rng: np.random.Generator) -> dict:
+    """A positive share in hundredths, 0.02 to 0.45."""
+    return {"pi1": f"{int(rng.integers(2, 46))}/100"}
+
+
+def _min_loss(data: dict) -> Exercise:
+    y, b = _yb(data)
+    pi1 = Fraction(sum(y), len(y))
+    pi0 = 1 - pi1
+    points = _vertices(y, b)
+    ks = max(t - f for f, t in points)
+    loss = pi0 * pi1 * (1 - ks)
+    listed = wrap_items("points = [", [f"({fraction_code(f)}, {fraction_code(t)})"
+                                       for f, t in points], "]  # the ROC vertices",
+                        width=80)
+    intro = ("Table 1 of the book" if _is_book(data) else
+             f"A table with {_yb_text(data)}")
+    return value_exercise(
         id="min-loss-at-pi1", chapter=17, title="The minimum loss at c = pi1",
-        question="""
-Table 1 of the book ($\\pi_1 = 3/7$). What is the minimum loss
-$L(c) = \\min_t\\, c\\,\\pi_0\\,\\mathrm{FPR}(t) + (1 - c)\\,\\pi_1\\,(1 - \\mathrm{TPR}(t))$
+        question=f"""
+{intro} ($\\pi_1 = {pi1}$). What is the minimum loss
+$L(c) = \\min_t\\, c\\,\\pi_0\\,\\mathrm{{FPR}}(t) + (1 - c)\\,\\pi_1\\,(1 - \\mathrm{{TPR}}(t))$
 at $c = \\pi_1$, exactly? (Hint: at this cost both terms have the same weight.)
 """,
         answer_name="loss_at_pi1",
-        solution_code='pi1 = Fraction(3, 7)\npi0 = 1 - pi1\n'
-                      'points = [(0, 0), (0, Fraction(1, 3)), (Fraction(1, 4), Fraction(1, 3)),\n'
-                      '          (Fraction(1, 4), Fraction(2, 3)), (Fraction(1, 2), 1),\n'
-                      '          (Fraction(3, 4), 1), (1, 1)]  # the ROC vertices\n'
+        solution_code=f'pi1 = {fraction_code(pi1)}\npi0 = 1 - pi1\n'
+                      f'{listed}\n'
                       'loss_at_pi1 = min(pi1 * pi0 * f + (1 - pi1) * pi1 * (1 - t)\n'
                       '                  for f, t in points)',
-        solution=_L_AT_PI1,
-        checker=exact(_L_AT_PI1, mistakes=[
-            Mistake(2 * _L_AT_PI1, "The R package reports twice this (its MWL); "
-                                   "the loss itself is c pi0 FPR + (1 - c) pi1 FNR."),
-            Mistake(Fraction(1, 2), "1/2 is the KS distance; the loss is "
-                                    "pi0 pi1 (1 - KS) at c = pi1."),
-            Mistake(Fraction(12, 49), "That is the loss of a trivial rule; the best "
-                                      "threshold does better."),
-        ]),
-        worked="At c = pi1 both weights are pi0 pi1 = 12/49, so L = 12/49 min(FPR + 1 - "
-               "TPR) = 12/49 (1 - KS) = 12/49 x 1/2 = 6/49: the KS distance is "
-               "1 - L(pi1) / (pi0 pi1).",
-    ),
+        solution=loss,
+        checker=exact(loss, mistakes=_distinct(loss, [
+            Mistake(2 * loss, "The R package reports twice this (its MWL); "
+                              "the loss itself is c pi0 FPR + (1 - c) pi1 FNR."),
+            Mistake(ks, f"{ks} is the KS distance; the loss is "
+                        "pi0 pi1 (1 - KS) at c = pi1."),
+            Mistake(pi0 * pi1, "That is the loss of a trivial rule; the best "
+                               "threshold does better."),
+        ], _is_book(data))),
+        worked=f"At c = pi1 both weights are pi0 pi1 = {pi0 * pi1}, so L = {pi0 * pi1} "
+               f"min(FPR + 1 - TPR) = {pi0 * pi1} (1 - KS) = {pi0 * pi1} x {1 - ks} = "
+               f"{loss}: the KS distance is 1 - L(pi1) / (pi0 pi1).",
+    )
+
+
+EXERCISES = [
+    with_variants(_pauc_half, _TABLE1, draw_ranking_table),
+    with_variants(_mcclish, _TABLE1, draw_ranking_table),
+    with_variants(_h_point, {"fpr": "1/5", "tpr": "4/5"}, _draw_point),
+    with_variants(_severity, {"pi1": "1/5"}, _draw_pi1),
+    with_variants(_min_loss, _TABLE1, draw_ranking_table),
 ]

@@ -1,0 +1,134 @@
+"""The book with its worked solutions (the default) or without them (a student edition).
+
+Every exercise of the book is followed by its worked solution, folded (sphinx-exercise's
+gated ``{solution-start}`` ... ``{solution-end}``, which also takes the solution's code
+cell). sphinx-exercise's own switch, ``hide_solutions``, cannot drop a *gated* solution:
+the start directive returns nothing, so the prose and code between it and the end
+directive stay in the page and the orphaned end node crashes the writer
+(executablebooks/sphinx-exercise issue 89). This Sphinx extension takes the switch over:
+
+* with ``hide_solutions: true`` (``make book-student``) sphinx-exercise builds every
+  solution as usual and this extension then removes the merged solution nodes, code
+  included, and the chapters' sentence that the worked solutions are folded under each
+  exercise (``FOLDED`` of ``course_lib.exercises.student``, the same sentence the student
+  copies reword);
+* in every edition that sentence is marked ``<span class="folded-solutions">``, so that
+  ``print_pdf.py`` can leave it out of a handout printed without the solutions.
+
+Run as a command, ``python book/_ext/editions.py student-config OUT.yml`` writes the
+book's ``_config.yml`` with ``hide_solutions: true`` (and the local extensions' folders
+made absolute, so that the file works from any folder), for
+``jupyter-book build . --config OUT.yml``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from docutils import nodes
+from sphinx.transforms import SphinxTransform
+
+ROOT = Path(__file__).resolve().parents[2]
+FOLDED_CLASS = "folded-solutions"
+
+
+def _folded():
+    from course_lib.exercises.student import FOLDED
+
+    return FOLDED
+
+
+def _merge_text(paragraph: nodes.Element) -> None:
+    """Join adjacent text nodes (myst-parser keeps each source line apart)."""
+    children: list[nodes.Node] = []
+    for child in paragraph.children:
+        if isinstance(child, nodes.Text) and children and isinstance(children[-1], nodes.Text):
+            children[-1] = nodes.Text(children[-1].astext() + child.astext())
+        else:
+            children.append(child)
+    paragraph.children = []
+    paragraph.extend(children)
+
+
+class Solutions(SphinxTransform):
+    """Marks the folded-solutions sentence; without solutions, removes it and them."""
+
+    # After sphinx-exercise's MergeGatedSolutions (priority 10) has put each gated
+    # solution, its code cell included, into one solution node.
+    default_priority = 11
+
+    def apply(self, **kwargs: Any) -> None:
+        from sphinx_exercise.nodes import solution_node
+
+        hide = bool(self.config.solutions_removed)
+        folded = _folded()
+        for paragraph in list(self.document.findall(nodes.paragraph)):
+            if not folded.search(paragraph.astext()):
+                continue
+            _merge_text(paragraph)
+            for text in [c for c in paragraph.children if isinstance(c, nodes.Text)]:
+                source = text.astext()
+                parts: list[nodes.Node] = []
+                last = 0
+                for match in folded.finditer(source):
+                    parts.append(nodes.Text(source[last:match.start()]))
+                    if not hide:
+                        parts.append(nodes.inline(match.group(0), match.group(0),
+                                                  classes=[FOLDED_CLASS]))
+                    last = match.end()
+                if parts:
+                    parts.append(nodes.Text(source[last:].lstrip() if hide else source[last:]))
+                    paragraph.replace(text, [p for p in parts if p.astext() or
+                                             not isinstance(p, nodes.Text)])
+        if hide:
+            for node in list(self.document.findall(solution_node)):
+                node.parent.remove(node)
+
+
+def take_over_hide_solutions(app, config) -> None:
+    """``hide_solutions`` becomes ours (see the module docstring): sphinx-exercise sees
+    False and builds the solutions; ``solutions_removed`` (an "env" value, so a switch of
+    edition re-reads every page) tells :class:`Solutions` to remove them."""
+    config.solutions_removed = bool(config.hide_solutions)
+    config.hide_solutions = False
+
+
+def student_config(out: Path, source: Path = ROOT / "_config.yml") -> Path:
+    """Write ``source`` with ``sphinx.config.hide_solutions: true`` to ``out``."""
+    import yaml
+
+    config = yaml.safe_load(source.read_text(encoding="utf-8"))
+    sphinx = config.setdefault("sphinx", {})
+    sphinx.setdefault("config", {})["hide_solutions"] = True
+    sphinx["local_extensions"] = {
+        name: str((source.parent / folder).resolve())
+        for name, folder in (sphinx.get("local_extensions") or {}).items()}
+    config["title"] = f"{config.get('title', '')} (student edition)".strip()
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("# Generated by book/_ext/editions.py from _config.yml: do not edit.\n"
+                   + yaml.safe_dump(config, sort_keys=False, allow_unicode=True),
+                   encoding="utf-8")
+    return out
+
+
+def setup(app):
+    app.add_config_value("solutions_removed", False, "env")
+    # Before sphinx-exercise reads hide_solutions in its directives.
+    app.connect("config-inited", take_over_hide_solutions, priority=100)
+    app.add_transform(Solutions)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 2 or argv[0] != "student-config":
+        print("usage: python book/_ext/editions.py student-config OUT.yml", file=sys.stderr)
+        return 2
+    print(student_config(Path(argv[1])))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
