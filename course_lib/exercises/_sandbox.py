@@ -26,8 +26,8 @@ Debian's ``bubblewrap`` (``bwrap``; ``apt-get install bubblewrap``), never Docke
 Limits set inside, before ipykernel starts (:mod:`course_lib.exercises._kernel`): the
 address space (``RLIMIT_AS``) and the number of processes and threads it may start
 (``RLIMIT_NPROC``, set above what the grading account already runs; Linux does not
-apply it to root, so grading as root relies on the PID namespace and the time limit
-against a fork bomb).
+apply it to root, so as root only the time limit stops a fork bomb; the PID namespace
+still ends every process with the notebook).
 
 ``sandbox="none"`` is the weaker mode that must be asked for: the kernel runs in its
 own session and process group (killed at the end), with the same rlimits, in a
