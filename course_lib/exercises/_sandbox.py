@@ -131,15 +131,31 @@ def _site_dirs() -> list[Path]:
     return [Path(p) for p in site.getsitepackages() if Path(p).is_dir()]
 
 
+_PROBED: dict[str, str | None] = {}
+
+
 def probe_bwrap() -> str | None:
-    """None when bwrap can build the sandbox here, else why not (one sentence)."""
+    """None when bwrap can build the sandbox here, else why not (one sentence).
+
+    It starts the interpreter (without ``site``, which is quick) in a sandbox like a
+    kernel's; the answer is remembered per bwrap executable for the process.
+    """
     exe = _bwrap()
+    if exe is not None and exe in _PROBED:
+        return _PROBED[exe]
+    why = _probe(exe)
+    if exe is not None:
+        _PROBED[exe] = why
+    return why
+
+
+def _probe(exe: str | None) -> str | None:
     if exe is None:
         return ("bubblewrap (bwrap) is not installed: `apt-get install bubblewrap`, or "
                 "pass --sandbox none for the weaker mode without file-system or network "
                 "isolation")
     cmd = [exe, *_namespace_args(), *_system_binds(), *_python_binds(),
-           "--proc", "/proc", "--dev", "/dev", sys.executable, "-c", "pass"]
+           "--proc", "/proc", "--dev", "/dev", sys.executable, "-I", "-S", "-c", "pass"]
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
     except (OSError, subprocess.TimeoutExpired) as exc:
