@@ -4,13 +4,17 @@ Two pieces run in the kernel process of a submission, never in the grader's proc
 
 * :func:`launch` starts the kernel (``python -m course_lib.exercises._kernel``) with a
   cap on its address space (``resource.setrlimit(RLIMIT_AS)``), so an allocation of
-  10 GB raises ``MemoryError`` in the student's cell instead of exhausting the machine.
-  The cap is set before ipykernel starts and is inherited by anything the kernel spawns.
+  10 GB raises ``MemoryError`` in the student's cell instead of exhausting the machine,
+  and a cap on the processes and threads of its user (``RLIMIT_NPROC``; Linux exempts
+  root). The caps are set, soft and hard, before ipykernel starts, and are inherited by
+  anything the kernel spawns. Its stdout and stderr send at most 64 KB per message
+  (:mod:`course_lib.exercises._outstream`), so the grader can cap output as it arrives.
 * :func:`extract` runs once, after the student's cells, in a cell the grader sends. It
   reads each exercise's answer variable from the notebook's namespace, encodes it with
   :func:`~course_lib.exercises.encode_answer` and, for a function answer, calls the
   student's function on the hidden cases the grader sent in (each call time-limited).
-  It prints one line: the grader's random marker followed by JSON.
+  It publishes one display message of type :data:`RESULT_MIME` (never chunked like
+  printed text): the grader's random marker followed by JSON.
 
 What can be trusted, and why: nothing the kernel reports is trusted as a *verdict*. The
 kernel only reports *values* (answers, and outputs of the student's function); the
@@ -21,7 +25,7 @@ even this module can at most change the values reported, which is no more than w
 a different answer; making a wrong value pass would need a change to the grader's
 process, which the kernel cannot reach. The marker is random per submission and sent only
 after the student's cells ran, so nothing a student cell printed is ever read as a
-result; a result line printed twice (a hook imitating the grader) voids the extraction.
+result; a result published twice (a hook imitating the grader) voids the extraction.
 """
 
 from __future__ import annotations
@@ -30,7 +34,10 @@ import json
 import sys
 from typing import Any
 
-__all__ = ["extract", "extraction_code", "launch"]
+__all__ = ["RESULT_MIME", "extract", "extraction_code", "launch", "report"]
+
+#: The MIME type of the display message that carries the result.
+RESULT_MIME = "application/x-course-lib-grader"
 
 
 def _case_size(case: dict) -> int:
@@ -80,23 +87,20 @@ def _run_cases(func: Any, cases: list[dict], limit: float) -> list:
     return outputs
 
 
-def extract(user_ns: dict, request_json: str) -> None:
-    """Report the answers found in ``user_ns`` as one marked JSON line on stdout.
+def extract(user_ns: dict, request_json: str) -> str:
+    """The answers found in ``user_ns``, as one marked JSON line.
 
     ``request_json`` holds ``marker``, ``limit`` (seconds per call) and ``exercises``:
     a list of ``{"id", "answer_name", "kind", "cases"}``. The printed JSON maps each id
     to ``{"state": "missing"}``, ``{"state": "value", "value": <encoded>}`` or
     ``{"state": "outputs", "outputs": [...]}``.
 
-    >>> import io, contextlib
     >>> request = {"marker": "M:", "limit": 1.0, "exercises": [
     ...     {"id": "a", "answer_name": "x", "kind": "value", "cases": []},
     ...     {"id": "b", "answer_name": "f", "kind": "function", "cases": [{"n": 2}]},
     ...     {"id": "c", "answer_name": "nothing", "kind": "value", "cases": []}]}
-    >>> out = io.StringIO()
-    >>> with contextlib.redirect_stdout(out):
-    ...     extract({"x": 0.5, "f": lambda n: n * n}, json.dumps(request))
-    >>> out.getvalue()[:2], json.loads(out.getvalue()[2:])["b"]["outputs"]
+    >>> line = extract({"x": 0.5, "f": lambda n: n * n}, json.dumps(request))
+    >>> line[:2], json.loads(line[2:])["b"]["outputs"]
     ('M:', [{'type': 'int', 'value': 4}])
     """
     request = json.loads(request_json)
@@ -117,10 +121,14 @@ def extract(user_ns: dict, request_json: str) -> None:
             result[item["id"]] = {"state": "outputs", "outputs": outputs}
         else:
             result[item["id"]] = {"state": "value", "value": _encode(value)}
-    line = request["marker"] + json.dumps(result)
-    stream = sys.stdout
-    stream.write(line + "\n")
-    stream.flush()
+    return request["marker"] + json.dumps(result)
+
+
+def report(user_ns: dict, request_json: str) -> None:
+    """Publish :func:`extract`'s line as one display message of type :data:`RESULT_MIME`."""
+    from IPython.display import publish_display_data
+
+    publish_display_data({RESULT_MIME: extract(user_ns, request_json)})
 
 
 def extraction_code(request: dict) -> str:
@@ -131,7 +139,7 @@ def extraction_code(request: dict) -> str:
     True
     """
     payload = json.dumps(request)
-    return (f"__import__({__name__!r}, fromlist=['extract']).extract("
+    return (f"__import__({__name__!r}, fromlist=['report']).report("
             f"globals(), {payload!r})")
 
 
@@ -143,22 +151,37 @@ def _set_memory_limit(megabytes: int) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
-def launch(argv: list[str] | None = None) -> None:
-    """Start an IPython kernel with an address-space limit.
+def _set_process_limit(count: int) -> None:
+    import resource
 
-    Usage: ``python -m course_lib.exercises._kernel [--memory-mb M] -f CONNECTION_FILE``;
-    every argument but ``--memory-mb M`` goes to ipykernel. ``M = 0`` means no limit.
+    if count > 0:
+        soft, hard = resource.getrlimit(resource.RLIMIT_NPROC)
+        limit = count if hard == resource.RLIM_INFINITY else min(count, hard)
+        resource.setrlimit(resource.RLIMIT_NPROC, (limit, limit))
+
+
+def _pop_int(args: list[str], option: str) -> int:
+    if option not in args:
+        return 0
+    i = args.index(option)
+    value = int(args[i + 1])
+    del args[i:i + 2]
+    return value
+
+
+def launch(argv: list[str] | None = None) -> None:
+    """Start an IPython kernel with an address-space and a process limit.
+
+    Usage: ``python -m course_lib.exercises._kernel [--memory-mb M] [--max-procs P]
+    -f CONNECTION_FILE``; every other argument goes to ipykernel. ``0`` means no limit.
     """
     args = list(sys.argv[1:] if argv is None else argv)
-    megabytes = 0
-    if "--memory-mb" in args:
-        i = args.index("--memory-mb")
-        megabytes = int(args[i + 1])
-        del args[i:i + 2]
-    _set_memory_limit(megabytes)
+    _set_memory_limit(_pop_int(args, "--memory-mb"))
+    _set_process_limit(_pop_int(args, "--max-procs"))
     from ipykernel.kernelapp import launch_new_instance
 
-    launch_new_instance(argv=args)
+    launch_new_instance(argv=[
+        *args, "--IPKernelApp.outstream_class=course_lib.exercises._outstream.BoundedOutStream"])
 
 
 if __name__ == "__main__":  # pragma: no cover - runs as the kernel process

@@ -3,35 +3,51 @@
 ::
 
     python -m course_lib.exercises.grade SUBMISSIONS_DIR --out grades.csv \\
-        [--jobs N] [--timeout S] [--chapter NN] [--memory-mb M] [--seed K]
+        [--jobs N] [--timeout S] [--chapter NN] [--memory-mb M] [--max-procs P]
+        [--max-cell-output MB] [--max-notebook-output MB] [--sandbox bwrap|none]
+        [--resume] [--assignment NAME] [--seed K]
 
-Each ``*.ipynb`` in ``SUBMISSIONS_DIR`` is executed top to bottom in its own fresh
-kernel (nbclient), in a temporary working directory laid out like the project (the
-notebook in ``notebooks/``, a copy of ``data/`` beside it), with a time limit per cell
-(``--timeout``; a cell past it is interrupted and the run goes on), a cap on the kernel's
-memory (``--memory-mb``) and errors allowed. Then one more cell, sent by the grader,
-reports the answer variables (and a function answer's outputs on hidden cases drawn in
-the grader with a fresh seed) as JSON after a random marker
-(:mod:`course_lib.exercises._kernel`). The grader decodes those values and judges them
-in its own process with :meth:`Exercise.check <course_lib.exercises.Exercise.check>`
-and :meth:`Exercise.check_outputs <course_lib.exercises.Exercise.check_outputs>`: the
+Each notebook in ``SUBMISSIONS_DIR`` (``*.ipynb`` in any case) is executed top to bottom
+in its own fresh kernel (nbclient), **in a sandbox** (:mod:`course_lib.exercises._sandbox`:
+bubblewrap namespaces; no other process of it survives the notebook, it sees no network,
+no other submission, no gradebook and no repository, and writes only to its own scratch
+folder), laid out like the project (the notebook in ``notebooks/``, a copy of ``data/``
+beside it), with a time limit per cell (``--timeout``; a cell past it is interrupted and
+the run goes on), caps on the kernel's memory and processes, caps on the output kept
+per cell and per notebook (output past a cap is dropped as it arrives and the cell is
+interrupted) and errors allowed. Then one more cell, sent by the grader, reports the
+answer variables (and a function answer's outputs on hidden cases drawn in the grader
+with a fresh seed) as JSON after a random marker (:mod:`course_lib.exercises._kernel`).
+The grader decodes those values and judges them in its own process with
+:meth:`Exercise.check <course_lib.exercises.Exercise.check>` and
+:meth:`Exercise.check_outputs <course_lib.exercises.Exercise.check_outputs>`: the
 student's kernel never judges, and nothing the notebook printed or stored is read.
 
 The gradebook (CSV) has one row per student and exercise: ``student`` (the file name
-without ``.ipynb``), ``exercise``, ``points``, ``max_points``, ``feedback`` and
-``status``, one of :data:`STATUSES`:
+without ``.ipynb``, :func:`student_name`), ``exercise``, ``points``, ``max_points``,
+``feedback`` and ``status``, one of :data:`STATUSES`:
 
 ``graded``            the answer was read and judged (right or wrong)
 ``missing``           no answer: the variable is undefined or still the stub ``...``
 ``error``             no answer, and a cell raised an exception (named in the feedback)
 ``timeout``           no answer, and a cell ran past ``--timeout``
 ``memory``            no answer, and a cell ran out of memory (or the kernel was killed)
+``output_limit``      no answer, and a cell's output went past a cap (it was interrupted)
 ``kernel_died``       the kernel died (e.g. ``os._exit``); nothing could be read
-``invalid_notebook``  the file is not a readable notebook
+``invalid_notebook``  a ``.ipynb`` file that is not a readable notebook
+``not_a_notebook``    a file of the folder that is not a ``.ipynb`` (``bob.pdf``)
+``name_clash``        two notebooks whose names differ only in case: neither is graded
 ``wrong_chapter``     the notebook belongs to another chapter (or to none that has exercises)
 
+Rows reach the gradebook as each notebook finishes: the file is rewritten atomically
+(a temporary file, then ``os.replace``), so a crash keeps every notebook graded so far,
+and ``--resume`` grades only the students the gradebook lacks. The exports for Canvas
+and Moodle and one HTML feedback page per student are written with it
+(:mod:`course_lib.exercises._exports`).
+
 The exit code is 0 whenever the batch completed, whatever the grades; 2 for a usage
-error (a missing folder, a folder without notebooks, a bad option).
+error (a missing folder, a folder without notebooks, a bad option) or when the sandbox
+cannot be built and ``--sandbox none`` was not given.
 """
 
 from __future__ import annotations
@@ -40,42 +56,69 @@ import argparse
 import asyncio
 import csv
 import dataclasses
+import functools
 import json
 import math
+import os
 import re
 import secrets
 import shutil
-import subprocess
 import sys
 import tempfile
-from collections.abc import Iterable, Sequence
+import unicodedata
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 import nbformat
 
-from course_lib.exercises import CALL_TIME_LIMIT, Exercise, Feedback, decode_answer, exercises_for
-from course_lib.exercises._kernel import extraction_code
+from course_lib import exercises as _registry
+from course_lib.exercises import (
+    CALL_TIME_LIMIT,
+    AnswerKeyMissing,
+    Exercise,
+    Feedback,
+    _exports,
+    _sandbox,
+    decode_answer,
+)
+from course_lib.exercises._kernel import RESULT_MIME, extraction_code
 
 __all__ = [
     "STATUSES",
     "GradeRow",
+    "Gradebook",
+    "Submission",
+    "collect_submissions",
     "grade_directory",
+    "judging_exercises",
     "main",
     "notebook_chapter",
+    "read_gradebook",
+    "student_name",
     "summary_table",
     "write_gradebook",
 ]
 
 STATUSES = ("graded", "missing", "error", "timeout", "kernel_died", "memory",
-            "invalid_notebook", "wrong_chapter")
+            "output_limit", "invalid_notebook", "not_a_notebook", "name_clash",
+            "wrong_chapter")
 COLUMNS = ("student", "exercise", "points", "max_points", "feedback", "status")
 KERNEL_NAME = "course-lib-grader"
 #: Seconds a function answer may spend on one hidden case (the notebooks' limit).
 CALL_LIMIT = CALL_TIME_LIMIT
 #: Seconds the grader waits beyond ``--timeout`` for an interrupted cell to stop.
 GRACE = 10.0
-_PROJECT = Path(__file__).resolve().parents[2]
+#: Default caps on the output kept, in MB of text (a character of ASCII is a byte).
+CELL_OUTPUT_MB = 1.0
+NOTEBOOK_OUTPUT_MB = 5.0
+#: Default number of processes and threads a kernel may start (RLIMIT_NPROC).
+MAX_PROCS = 256
+#: The largest message the grader accepts from a kernel; a larger one is dropped by ZMQ
+#: before it is read, so no notebook makes the grader hold more than a few of these.
+MAX_MESSAGE_BYTES = 16 * 1024 * 1024
+_OUTPUT_TYPES = {"stream", "display_data", "execute_result", "update_display_data", "error"}
+_MB = 1024 * 1024
 
 
 @dataclasses.dataclass(frozen=True)
@@ -88,6 +131,83 @@ class GradeRow:
     max_points: int
     feedback: str
     status: str
+
+
+# --------------------------------------------------------------------------- submissions
+def student_name(path: Path | str) -> str:
+    """The gradebook's name of a submitted file: one normalized value per student.
+
+    The file name without its ``.ipynb`` suffix (in any case), in Unicode NFC (a name
+    typed on a Mac and one typed elsewhere are the same), without surrounding spaces.
+    A file that is not a notebook keeps its whole name, so ``bob.pdf`` is reported as
+    such next to ``bob``'s notebook instead of being merged with it.
+
+    Examples
+    --------
+    >>> student_name("subs/alice.ipynb"), student_name("partial.IPYNB")
+    ('alice', 'partial')
+    >>> student_name("Jose\\u0301 .ipynb") == "Jos\\u00e9"
+    True
+    >>> student_name("bob.pdf"), student_name("carol.ipynb.zip")
+    ('bob.pdf', 'carol.ipynb.zip')
+    """
+    name = Path(path).name
+    if name.lower().endswith(".ipynb"):
+        name = name[:-len(".ipynb")]
+    return unicodedata.normalize("NFC", name).strip()
+
+
+@dataclasses.dataclass(frozen=True)
+class Submission:
+    """One file of the submissions folder; ``problem`` is the status when not graded."""
+
+    path: Path
+    student: str
+    problem: str | None = None
+    note: str = ""
+
+
+def _is_notebook_name(path: Path) -> bool:
+    return path.suffix.lower() == ".ipynb"
+
+
+def collect_submissions(directory: Path | str) -> list[Submission]:
+    """Every visible file of a folder (not recursive), sorted by student name.
+
+    A ``.ipynb`` in any case is a notebook. Another file is a :class:`Submission` with
+    ``problem="not_a_notebook"``; notebooks whose names differ only in case all get
+    ``problem="name_clash"`` (never merged into one student, never counted as two).
+    Hidden files (``.DS_Store``, ``.ipynb_checkpoints``) and sub-folders are skipped.
+    """
+    files = sorted((p for p in Path(directory).iterdir()
+                    if not p.name.startswith(".") and p.is_file()),
+                   key=lambda p: (student_name(p).casefold(), p.name))
+    groups: dict[str, list[Path]] = {}
+    for path in files:
+        if _is_notebook_name(path):
+            groups.setdefault(student_name(path).casefold(), []).append(path)
+    out = []
+    for path in files:
+        student = student_name(path)
+        if not _is_notebook_name(path):
+            out.append(Submission(path, student, "not_a_notebook",
+                                  f"{path.name} is not a notebook (.ipynb): not graded"))
+            continue
+        group = groups[student.casefold()]
+        if len(group) > 1 or not student:
+            names = " and ".join(p.name for p in group)
+            note = (f"{names} differ only in case: neither is graded; keep one file per "
+                    "student and grade again with --resume" if student else
+                    f"{path.name} has no name: rename it after the student")
+            out.append(Submission(path, student or path.name, "name_clash", note))
+        else:
+            out.append(Submission(path, student))
+    return out
+
+
+def submissions(directory: Path) -> list[Path]:
+    """The notebooks of a folder (``*.ipynb`` in any case, not recursive), sorted."""
+    return [s.path for s in collect_submissions(directory) if _is_notebook_name(s.path)]
 
 
 # --------------------------------------------------------------------------- chapters
@@ -117,35 +237,62 @@ def _exercises(chapter: int | None) -> list[Exercise]:
     if chapter is None:
         return []
     try:
-        return list(exercises_for(chapter))
+        return list(_registry.exercises_for(chapter))  # from the answer key, lazily
     except ValueError:
         return []
 
 
+def judging_exercises(nb: Any, student: str, chapter: int) -> list[Exercise]:
+    """The :class:`Exercise` objects that judge ``student``'s notebook of ``chapter``.
+
+    The one place that decides it: the grader asks the notebook for these exercises'
+    answers, draws their hidden cases and judges with them. Today they are the
+    chapter's exercises of the registry, for every student; per-student variants
+    replace each by its variant for the student here. ``student`` is
+    :func:`student_name`'s value; ``nb`` is the submitted notebook (read, never run).
+    """
+    del nb, student  # the same exercises for everybody, for now
+    return _exercises(chapter)
+
+
 # --------------------------------------------------------------------------- kernel
-def _kernel_manager(memory_mb: int) -> Any:
-    """An AsyncKernelManager whose kernel is ``_kernel.launch`` with the memory cap."""
+def _kernel_manager(argv: list[str]) -> Any:
+    """An AsyncKernelManager whose kernel is ``argv``, with bounded ZMQ messages.
+
+    The kernel is interrupted by a message (the kernel then signals itself): a signal
+    from the grader would reach bwrap, not the kernel inside the sandbox.
+    """
+    import zmq
+    import zmq.asyncio
     from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
     from jupyter_client.manager import AsyncKernelManager
 
-    spec = KernelSpec(
-        argv=[sys.executable, "-m", "course_lib.exercises._kernel",
-              "--memory-mb", str(int(memory_mb)), "-f", "{connection_file}"],
-        display_name="course_lib grader", language="python", metadata={})
+    spec = KernelSpec(argv=argv, display_name="course_lib grader", language="python",
+                      metadata={}, interrupt_mode="message")
 
     class _Specs(KernelSpecManager):
         def get_kernel_spec(self, kernel_name: str) -> KernelSpec:
             return spec
 
-    return AsyncKernelManager(kernel_name=KERNEL_NAME, kernel_spec_manager=_Specs())
+    context = zmq.asyncio.Context()
+    context.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE_BYTES)
+    context.setsockopt(zmq.RCVHWM, 256)
+
+    class _Manager(AsyncKernelManager):
+        grader_context: Any = None
+
+        def client(self, **kwargs: Any) -> Any:
+            kwargs.setdefault("context", context)
+            return super().client(**kwargs)
+
+    km = _Manager(kernel_name=KERNEL_NAME, kernel_spec_manager=_Specs(), context=context)
+    km.grader_context = context
+    return km
 
 
 def _kernel_env() -> dict[str, str]:
-    import os
-
+    """The environment of the benchmark's baseline kernels (one BLAS thread, Agg)."""
     env = dict(os.environ)
-    # One thread per kernel (parallel kernels share the cores), few malloc arenas (the
-    # address-space cap counts reserved arenas), no debugger noise, figures off-screen.
     env.update({"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
                 "MALLOC_ARENA_MAX": "2", "PYDEVD_DISABLE_FILE_VALIDATION": "1",
                 "MPLBACKEND": "agg"})
@@ -164,20 +311,100 @@ class _Run:
     notes: list[str] = dataclasses.field(default_factory=list)
     errors: list[str] = dataclasses.field(default_factory=list)  # exception names
     cells_timed_out: int = 0
+    cells_output_limited: int = 0
 
 
-def _make_client(nb: Any, km: Any, timeout: float, workdir: Path) -> Any:
+@dataclasses.dataclass(frozen=True)
+class _Limits:
+    timeout: float
+    memory_mb: int
+    max_procs: int
+    cell_output: int  # characters
+    notebook_output: int
+
+
+def _process_cap(extra: int) -> int:
+    """RLIMIT_NPROC for a kernel that may start ``extra`` processes and threads.
+
+    Linux counts every task of the user (all of them on kernels before 5.14, or without a
+    user namespace), so the cap is ``extra`` above what the grading account runs now;
+    root is exempt (0: no cap set).
+    """
+    if extra <= 0 or os.geteuid() == 0:
+        return 0
+    import psutil
+
+    uid, tasks = os.getuid(), 0
+    for proc in psutil.process_iter(["uids", "num_threads"]):
+        uids, threads = proc.info.get("uids"), proc.info.get("num_threads")
+        if uids is not None and uids.real == uid:
+            tasks += int(threads or 1)
+    return tasks + extra
+
+
+def _output_size(content: dict) -> int:
+    """Characters of text an output message carries (its stream text or its data)."""
+    if "text" in content:
+        return len(str(content["text"]))
+    size = 0
+    for key in ("data", "traceback", "evalue"):
+        value = content.get(key)
+        if isinstance(value, dict):
+            size += sum(len(str(v)) for v in value.values())
+        elif isinstance(value, list):
+            size += sum(len(str(v)) for v in value)
+        elif value is not None:
+            size += len(str(value))
+    return size
+
+
+def _make_client(nb: Any, km: Any, limits: _Limits, workdir: Path) -> Any:
     from nbclient import NotebookClient
 
     class _Client(NotebookClient):
+        """nbclient, counting the output it keeps and dropping what is past a cap."""
+
         timeouts: list[int] = []
+        cell_output = 0
+        notebook_output = 0
+        over_cap = False
+        cap_hit = ""  # "cell" or "notebook": which cap the current cell went past
+        extracting = False
 
         async def _async_handle_timeout(self, timeout: int, cell: Any = None) -> Any:
             self.timeouts.append(1)
             return await super()._async_handle_timeout(timeout, cell)
 
+        def process_message(self, msg: dict, cell: Any, cell_index: int) -> Any:
+            if msg.get("msg_type") not in _OUTPUT_TYPES:
+                return super().process_message(msg, cell, cell_index)
+            content = msg.get("content", {})
+            if self.extracting and RESULT_MIME in (content.get("data") or {}):
+                return super().process_message(msg, cell, cell_index)
+            size = _output_size(content)
+            past_cell = self.cell_output + size > limits.cell_output
+            if past_cell or self.notebook_output + size > limits.notebook_output:
+                # While the answers are read, output past a cap (a function answer that
+                # prints) is dropped without an interrupt, which would lose every answer;
+                # each call is time-limited anyway.
+                if not self.over_cap and not self.extracting:
+                    self.over_cap = True
+                    self.cap_hit = "cell" if past_cell else "notebook"
+                    asyncio.ensure_future(self._interrupt())
+                return None  # dropped as it arrives
+            self.cell_output += size
+            self.notebook_output += size
+            return super().process_message(msg, cell, cell_index)
+
+        async def _interrupt(self) -> None:
+            try:
+                km: Any = self.km
+                await km.interrupt_kernel()
+            except Exception:  # noqa: BLE001 - the kernel may be gone already
+                pass
+
     client = _Client(
-        nb, km=km, timeout=int(max(1, math.ceil(timeout))), allow_errors=True,
+        nb, km=km, timeout=int(max(1, math.ceil(limits.timeout))), allow_errors=True,
         interrupt_on_timeout=True, record_timing=False, startup_timeout=60,
         iopub_timeout=4, raise_on_iopub_timeout=False, store_widget_state=False,
         resources={"metadata": {"path": str(workdir)}}, skip_cells_with_tag="",
@@ -194,20 +421,30 @@ def _cell_errors(cell: Any) -> list[str]:
             if o.get("output_type") == "error"]
 
 
+def _mb(chars: int) -> str:
+    return f"{chars / _MB:g} MB"
+
+
 async def _execute(nb: Any, exercises: Sequence[Exercise], cases: dict[str, list],
-                   *, timeout: float, memory_mb: int, workdir: Path) -> _Run:
+                   *, limits: _Limits, box: _sandbox.NotebookSandbox) -> _Run:
     """Run the notebook's code cells, then the extraction cell; never raises."""
     run = _Run()
     marker = f"@@course-lib-grader:{secrets.token_hex(16)}@@"
     request = {"marker": marker, "limit": CALL_LIMIT,
                "exercises": [{"id": ex.id, "answer_name": ex.answer_name, "kind": ex.kind,
                               "cases": cases.get(ex.id, [])} for ex in exercises]}
-    km = _kernel_manager(memory_mb)
-    client = _make_client(nb, km, timeout, workdir)
+    inner = [sys.executable, "-s", "-m", "course_lib.exercises._kernel",
+             "--memory-mb", str(int(limits.memory_mb)),
+             "--max-procs", str(_process_cap(limits.max_procs)), "-f", "{connection_file}"]
+    km = _kernel_manager(box.argv(inner))
+    km.transport = "ipc"
+    km.ip = box.ip
+    km.connection_file = str(box.connection_file)
+    client = _make_client(nb, km, limits, box.host_cwd)
     try:
-        await client.async_start_new_kernel(cwd=str(workdir), env=_kernel_env(),
-                                            stdout=subprocess.DEVNULL,
-                                            stderr=subprocess.DEVNULL)
+        await client.async_start_new_kernel(cwd=str(box.host_cwd), env=box.env(),
+                                            stdout=asyncio.subprocess.DEVNULL,
+                                            stderr=asyncio.subprocess.DEVNULL)
         await client.async_start_new_kernel_client()
     except Exception as exc:  # noqa: BLE001 - a kernel that cannot start
         run.died = True
@@ -221,20 +458,29 @@ async def _execute(nb: Any, exercises: Sequence[Exercise], cases: dict[str, list
                 continue
             count += 1
             before = len(client.timeouts)
-            outcome = await _run_cell(client, cell, index, timeout + GRACE, count)
+            client.cell_output, client.over_cap = 0, False
+            outcome = await _run_cell(client, cell, index, limits.timeout + GRACE, count)
             if outcome == "died":
                 run.died = True
                 run.notes.append(f"cell {index + 1}: the kernel died")
                 break
             if outcome == "stuck":
                 run.timed_out = True
-                run.notes.append(f"cell {index + 1}: still running {GRACE:g} s after the "
-                                 f"{timeout:g} s limit and would not stop; the kernel was "
-                                 "stopped")
+                why = ("its output went past the cap" if client.over_cap else
+                       f"the {limits.timeout:g} s limit")
+                run.notes.append(f"cell {index + 1}: still running {GRACE:g} s after "
+                                 f"{why} and would not stop; the kernel was stopped")
                 break
-            if len(client.timeouts) > before:
+            if client.over_cap:
+                run.cells_output_limited += 1
+                cap = (f"the {_mb(limits.cell_output)} cap per cell"
+                       if client.cap_hit == "cell"
+                       else f"the {_mb(limits.notebook_output)} cap per notebook")
+                run.notes.append(f"cell {index + 1}: output past {cap} dropped, "
+                                 "the cell interrupted")
+            elif len(client.timeouts) > before:
                 run.cells_timed_out += 1
-                run.notes.append(f"cell {index + 1}: interrupted after {timeout:g} s")
+                run.notes.append(f"cell {index + 1}: interrupted after {limits.timeout:g} s")
             else:
                 for name in _cell_errors(cell):
                     run.errors.append(name)
@@ -245,6 +491,7 @@ async def _execute(nb: Any, exercises: Sequence[Exercise], cases: dict[str, list
             cell = nbformat.v4.new_code_cell(code)
             nb.cells.append(cell)  # nbclient stores the executed cell back by its index
             client.timeout = int(math.ceil(limit))
+            client.cell_output, client.over_cap, client.extracting = 0, False, True
             outcome = await _run_cell(client, cell, len(nb.cells) - 1, limit + GRACE, None)
             if outcome == "died":
                 run.died = True
@@ -307,10 +554,40 @@ async def _exit_code(km: Any) -> int | None:
     return None
 
 
+def _family(pid: int | None) -> list[Any]:
+    """The process ``pid`` and its descendants (psutil), while they are attached."""
+    if pid is None:
+        return []
+    import psutil
+
+    try:
+        parent = psutil.Process(pid)
+        return [*parent.children(recursive=True), parent]
+    except psutil.Error:
+        return []
+
+
+def _kill(family: Sequence[Any]) -> None:
+    import psutil
+
+    for proc in family:  # SIGKILL cannot be caught; not waiting: they are not our children
+        try:
+            proc.kill()
+        except psutil.Error:
+            pass
+
+
 async def _shutdown(client: Any, km: Any) -> None:
     try:
         if client.kc is not None:
             client.kc.stop_channels()
+    except Exception:  # noqa: BLE001
+        pass
+    # In the sandbox the PID namespace takes every process with the kernel; without it,
+    # the descendants still attached are listed before the kernel dies and killed after.
+    family = []
+    try:
+        family = _family(getattr(getattr(km.provisioner, "process", None), "pid", None))
     except Exception:  # noqa: BLE001
         pass
     try:
@@ -321,17 +598,24 @@ async def _shutdown(client: Any, km: Any) -> None:
             await km._async_kill_kernel()  # noqa: SLF001 - last resort
         except Exception:  # noqa: BLE001
             pass
+    _kill(family)
+    try:
+        km.grader_context.destroy(linger=0)
+    except Exception:  # noqa: BLE001
+        pass
 
 
 def _parse_result(cell: Any, marker: str, run: _Run) -> dict | None:
-    """The id -> state map from the extraction cell's stdout, validated; None if absent."""
+    """The id -> state map from the extraction cell's result message, validated."""
     lines = []
     for out in cell.get("outputs", []):
-        if out.get("output_type") == "stream" and out.get("name") == "stdout":
-            lines += [ln for ln in str(out.get("text", "")).splitlines() if ln.startswith(marker)]
+        if out.get("output_type") == "display_data":
+            text = (out.get("data") or {}).get(RESULT_MIME)
+            if isinstance(text, str) and text.startswith(marker):
+                lines.append(text)
     errors = _cell_errors(cell)
     if len(lines) != 1:
-        why = "no result line" if not lines else f"{len(lines)} result lines"
+        why = "no result" if not lines else f"{len(lines)} results"
         extra = f" ({', '.join(errors)})" if errors else ""
         run.notes.append(f"the answers could not be read: {why}{extra}")
         return None
@@ -400,6 +684,8 @@ def _missing_status(run: _Run) -> str:
         return "memory"
     if run.timed_out or run.cells_timed_out:
         return "timeout"
+    if run.cells_output_limited:
+        return "output_limit"
     if run.errors:
         return "error"
     return "missing"
@@ -429,68 +715,81 @@ def _rows_for_run(student: str, exercises: Sequence[Exercise], cases: dict[str, 
 
 
 # --------------------------------------------------------------------------- batch
-async def _grade_one(path: Path, *, chapter: int | None, timeout: float, memory_mb: int,
-                     seed: int | None) -> list[GradeRow]:
-    student = path.stem
+@dataclasses.dataclass
+class _Batch:
+    """What every notebook of a batch shares: options and the sandbox's files."""
+
+    chapter: int | None
+    limits: _Limits
+    seed: int | None
+    sandbox: str
+    root: Path
+    lib: Path
+    data: Path | None
+
+
+async def _grade_one(sub: Submission, batch: _Batch) -> tuple[list[GradeRow], int | None]:
+    """The rows of one submission, and the chapter it was graded as."""
+    student, chapter = sub.student, batch.chapter
+    if sub.problem is not None:
+        return [GradeRow(student, "", 0.0, 0, sub.note, sub.problem)], None
     try:
-        nb = nbformat.reads(path.read_text(encoding="utf-8"), as_version=4)
+        nb = nbformat.reads(sub.path.read_text(encoding="utf-8"), as_version=4)
         if not isinstance(nb.get("cells"), list):
             raise ValueError("no cells")
     except Exception as exc:  # noqa: BLE001 - any unreadable file
         expected = _exercises(chapter)
         return _rows_for_failure(student, expected, "invalid_notebook",
-                                 f"not a readable notebook ({type(exc).__name__})")
-    own = notebook_chapter(nb, path.name)
+                                 f"{sub.path.name} is not a readable notebook "
+                                 f"({type(exc).__name__})"), chapter
+    own = notebook_chapter(nb, sub.path.name)
     target = chapter if chapter is not None else own
-    exercises = _exercises(target)
     if chapter is not None and own is not None and own != chapter:
-        return _rows_for_failure(student, exercises, "wrong_chapter",
-                                 f"this is a notebook of chapter {own}, not {chapter}")
+        return _rows_for_failure(student, _exercises(chapter), "wrong_chapter",
+                                 f"this is a notebook of chapter {own}, not {chapter}"), chapter
+    exercises = judging_exercises(nb, student, target) if target is not None else []
     if not exercises:
         why = ("the chapter is unknown (no course.chapter metadata, no NN_ file name): "
                "give --chapter" if target is None else f"chapter {target} has no exercises")
-        return _rows_for_failure(student, [], "wrong_chapter", why)
-    rng_seed = secrets.randbits(32) if seed is None else seed
+        return _rows_for_failure(student, [], "wrong_chapter", why), None
+    rng_seed = secrets.randbits(32) if batch.seed is None else batch.seed
     cases = {ex.id: ex.hidden_cases(rng_seed) for ex in exercises if ex.kind == "function"}
-    with tempfile.TemporaryDirectory(prefix="grade-") as tmp:
-        workdir = Path(tmp) / "notebooks"
-        workdir.mkdir()
-        data = _PROJECT / "data"
-        if data.is_dir():
-            shutil.copytree(data, Path(tmp) / "data")
-        run = await _execute(nb, exercises, cases, timeout=timeout, memory_mb=memory_mb,
-                             workdir=workdir)
-    return _rows_for_run(student, exercises, cases, run)
+    box = _sandbox.NotebookSandbox(batch.sandbox, batch.root, batch.lib, batch.data)
+    try:
+        run = await _execute(nb, exercises, cases, limits=batch.limits, box=box)
+    finally:
+        box.cleanup()
+    return _rows_for_run(student, exercises, cases, run), target
 
 
-def submissions(directory: Path) -> list[Path]:
-    """The ``*.ipynb`` files of a folder (not recursive), sorted by name."""
-    return sorted(p for p in Path(directory).glob("*.ipynb") if p.is_file())
-
-
-async def _grade_all(paths: Sequence[Path], *, jobs: int, progress: bool,
-                     **options: Any) -> list[GradeRow]:
+async def _grade_all(subs: Sequence[Submission], batch: _Batch, *, jobs: int,
+                     progress: bool,
+                     on_done: Callable[[list[GradeRow], int | None], None] | None
+                     ) -> list[GradeRow]:
     semaphore = asyncio.Semaphore(jobs)
     bar = None
     if progress:
         from tqdm import tqdm
 
-        bar = tqdm(total=len(paths), unit="notebook", desc="grading", file=sys.stderr)
+        bar = tqdm(total=len(subs), unit="notebook", desc="grading", file=sys.stderr)
 
-    async def one(path: Path) -> list[GradeRow]:
+    async def one(sub: Submission) -> list[GradeRow]:
         async with semaphore:
+            chapter = None
             try:
-                rows = await _grade_one(path, **options)
+                rows, chapter = await _grade_one(sub, batch)
             except Exception as exc:  # noqa: BLE001 - never stop the batch
-                rows = [GradeRow(path.stem, "", 0.0, 0,
+                rows = [GradeRow(sub.student, "", 0.0, 0,
                                  f"the grader failed on this file ({type(exc).__name__}: {exc})",
                                  "error")]
+        if on_done is not None:
+            on_done(rows, chapter)
         if bar is not None:
             bar.update(1)
         return rows
 
     try:
-        results = await asyncio.gather(*(one(p) for p in paths))
+        results = await asyncio.gather(*(one(s) for s in subs))
     finally:
         if bar is not None:
             bar.close()
@@ -499,20 +798,50 @@ async def _grade_all(paths: Sequence[Path], *, jobs: int, progress: bool,
 
 def grade_directory(directory: Path | str, *, jobs: int = 1, timeout: float = 60.0,
                     chapter: int | None = None, memory_mb: int = 2048,
-                    seed: int | None = None, progress: bool = False) -> list[GradeRow]:
-    """Grade every notebook in ``directory``; one :class:`GradeRow` per student and exercise.
+                    max_procs: int = MAX_PROCS, cell_output_mb: float = CELL_OUTPUT_MB,
+                    notebook_output_mb: float = NOTEBOOK_OUTPUT_MB,
+                    sandbox: str = "bwrap", seed: int | None = None,
+                    progress: bool = False, skip: Iterable[str] = (),
+                    on_done: Callable[[list[GradeRow], int | None], None] | None = None,
+                    ) -> list[GradeRow]:
+    """Grade every file in ``directory``; one :class:`GradeRow` per student and exercise.
 
-    ``seed`` fixes the hidden cases (by default each submission gets fresh ones).
+    ``seed`` fixes the hidden cases (by default each submission gets fresh ones);
+    ``skip`` names students not to grade (``--resume``); ``on_done(rows, chapter)`` is
+    called as each file is finished. ``sandbox="bwrap"`` raises
+    :class:`~course_lib.exercises._sandbox.SandboxUnavailable` where bwrap cannot
+    build the sandbox; ``"none"`` is the weaker mode (see :mod:`._sandbox`).
     """
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, got {jobs}")
     if timeout <= 0:
         raise ValueError(f"timeout must be positive, got {timeout}")
-    if memory_mb < 0:
-        raise ValueError(f"memory_mb must be 0 (no limit) or positive, got {memory_mb}")
-    paths = submissions(Path(directory))
-    return asyncio.run(_grade_all(paths, jobs=jobs, progress=progress, chapter=chapter,
-                                  timeout=timeout, memory_mb=memory_mb, seed=seed))
+    if memory_mb < 0 or max_procs < 0:
+        raise ValueError(f"memory_mb and max_procs must be 0 (no limit) or positive, got "
+                         f"{memory_mb} and {max_procs}")
+    if not (cell_output_mb > 0 and notebook_output_mb > 0):
+        raise ValueError("the output caps must be positive, got "
+                         f"{cell_output_mb} and {notebook_output_mb}")
+    if sandbox not in _sandbox.MODES:
+        raise ValueError(f"sandbox must be one of {_sandbox.MODES}, got {sandbox!r}")
+    if sandbox == "bwrap":
+        why = _sandbox.probe_bwrap()
+        if why is not None:
+            raise _sandbox.SandboxUnavailable(why)
+    skipped = set(skip)
+    subs = [s for s in collect_submissions(Path(directory)) if s.student not in skipped]
+    limits = _Limits(timeout=timeout, memory_mb=memory_mb, max_procs=max_procs,
+                     cell_output=int(cell_output_mb * _MB),
+                     notebook_output=int(notebook_output_mb * _MB))
+    root = Path(tempfile.mkdtemp(prefix="grade-"))
+    try:
+        lib, data = _sandbox.batch_files(root)
+        batch = _Batch(chapter=chapter, limits=limits, seed=seed, sandbox=sandbox,
+                       root=root, lib=lib, data=data)
+        return asyncio.run(_grade_all(subs, batch, jobs=jobs, progress=progress,
+                                      on_done=on_done))
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
 
 
 # --------------------------------------------------------------------------- output
@@ -520,14 +849,126 @@ def _points_text(value: float) -> str:
     return f"{value:g}"
 
 
+def _atomic_write(path: Path, write: Callable[[Any], None]) -> None:
+    """Write a text file through a temporary file in its folder and ``os.replace``."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", newline="", encoding="utf-8") as fh:
+            write(fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _write_text(text: str, fh: Any) -> None:
+    fh.write(text)
+
+
 def write_gradebook(rows: Iterable[GradeRow], path: Path | str) -> None:
-    """Write the rows as CSV with the header :data:`COLUMNS`."""
-    with open(path, "w", newline="", encoding="utf-8") as fh:
+    """Write the rows as CSV with the header :data:`COLUMNS`, replacing the file atomically."""
+    rows = list(rows)
+
+    def write(fh: Any) -> None:
         writer = csv.writer(fh)
         writer.writerow(COLUMNS)
         for r in rows:
             writer.writerow([r.student, r.exercise, _points_text(r.points), r.max_points,
                              r.feedback, r.status])
+
+    _atomic_write(Path(path), write)
+
+
+def read_gradebook(path: Path | str) -> list[GradeRow]:
+    """The rows of a gradebook written by :func:`write_gradebook`; ValueError if not one."""
+    with open(path, newline="", encoding="utf-8") as fh:
+        reader = csv.reader(fh)
+        header = next(reader, None)
+        if header is None or tuple(header) != COLUMNS:
+            raise ValueError(f"{path} is not a gradebook of this grader: its header is "
+                             f"{header}, expected {list(COLUMNS)}")
+        rows = []
+        for n, line in enumerate(reader, start=2):
+            if len(line) != len(COLUMNS) or line[5] not in STATUSES:
+                raise ValueError(f"{path}, line {n}: not a gradebook row: {line}")
+            try:
+                rows.append(GradeRow(line[0], line[1], float(line[2]), int(line[3]),
+                                     line[4], line[5]))
+            except ValueError as exc:
+                raise ValueError(f"{path}, line {n}: {exc}") from None
+    return rows
+
+
+class Gradebook:
+    """The gradebook of a batch, written again (atomically) as each notebook finishes.
+
+    Rows are kept by student, students sorted by name; each :meth:`add` rewrites the
+    CSV, the Canvas and Moodle exports and the student's HTML feedback page.
+    """
+
+    def __init__(self, path: Path | str, rows: Iterable[GradeRow] = (), *,
+                 assignment: str | None = None, exports: bool = True) -> None:
+        self.path = Path(path)
+        self.assignment = assignment
+        self.exports = exports
+        self.chapters: set[int] = set()
+        self.students: dict[str, list[GradeRow]] = {}
+        for row in rows:
+            self.students.setdefault(row.student, []).append(row)
+
+    @property
+    def rows(self) -> list[GradeRow]:
+        order = sorted(self.students, key=lambda s: (s.casefold(), s))
+        return [row for name in order for row in self.students[name]]
+
+    def title(self) -> str:
+        if self.assignment:
+            return self.assignment
+        if len(self.chapters) == 1:
+            return f"Chapter {next(iter(self.chapters))} exercises"
+        return "Exercises"
+
+    def add(self, rows: Sequence[GradeRow], chapter: int | None = None) -> None:
+        if chapter is not None:
+            self.chapters.add(chapter)
+        names = []
+        for row in rows:
+            if row.student not in names:
+                names.append(row.student)
+                self.students[row.student] = []
+            self.students[row.student].append(row)
+        self.write(names)
+
+    def write(self, pages: Iterable[str] | None = None) -> None:
+        """Rewrite the CSV and the exports; the feedback pages of ``pages`` (None: all)."""
+        rows = self.rows
+        write_gradebook(rows, self.path)
+        if not self.exports:
+            return
+        paths = _exports.export_paths(self.path)
+        title = self.title()
+        _atomic_write(paths["canvas"], lambda fh: _exports.write_canvas(rows, fh, title))
+        _atomic_write(paths["moodle"], lambda fh: _exports.write_moodle(rows, fh, title))
+        folder = paths["feedback"]
+        folder.mkdir(exist_ok=True)
+        if pages is None:  # the folder mirrors the gradebook: no page of an earlier run
+            keep = {_exports.page_name(n, self.students) for n in self.students}
+            for old in folder.glob("*.html"):
+                if old.name not in keep:
+                    old.unlink()
+        for name in (self.students if pages is None else pages):
+            own = self.students[name]
+            if any(r.status in _exports.NOT_STUDENTS for r in own):
+                continue
+            page = _exports.feedback_page(name, own, title)
+            _atomic_write(folder / _exports.page_name(name, self.students),
+                          functools.partial(_write_text, page))
 
 
 def summary_table(rows: Sequence[GradeRow]) -> str:
@@ -545,7 +986,7 @@ def summary_table(rows: Sequence[GradeRow]) -> str:
     for r in rows:
         students.setdefault(r.student, []).append(r)
     table = [("student", "points", "max", "notes")]
-    for name in sorted(students):
+    for name in sorted(students, key=lambda s: (s.casefold(), s)):
         own = students[name]
         counts = {s: sum(r.status == s for r in own) for s in STATUSES[1:]}
         notes = ", ".join(f"{s} {n}" for s, n in counts.items() if n)
@@ -559,10 +1000,22 @@ def summary_table(rows: Sequence[GradeRow]) -> str:
     return "\n".join(lines)
 
 
+SANDBOX_SUMMARY = {
+    "bwrap": ("sandbox: bwrap (new PID, network, IPC and UTS namespaces; read-only system "
+              "and Python; writes only to its scratch folder; every process ended with "
+              "its notebook)"),
+    "none": ("sandbox: NONE (--sandbox none, the weaker mode): each kernel ran in its own "
+             "process group, killed at the end, with the memory and process caps, in a "
+             "temporary folder, but with the grader's file system (the answer key included) and "
+             "network; a double-forked process could survive. Grade untrusted notebooks with bwrap"),
+}
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m course_lib.exercises.grade",
-        description="Execute and grade every submitted notebook in a folder.")
+        description="Execute and grade every submitted notebook in a folder, each in a "
+                    "sandbox.")
     parser.add_argument("submissions", type=Path, help="folder of submitted .ipynb files")
     parser.add_argument("--out", type=Path, required=True, help="the CSV gradebook to write")
     parser.add_argument("--jobs", type=int, default=1, help="kernels run in parallel (1)")
@@ -572,6 +1025,25 @@ def _parser() -> argparse.ArgumentParser:
                         help="grade as this chapter (default: each notebook's own)")
     parser.add_argument("--memory-mb", type=int, default=2048,
                         help="address-space cap of each kernel in MB, 0 for none (2048)")
+    parser.add_argument("--max-procs", type=int, default=MAX_PROCS,
+                        help="processes and threads a kernel may start, 0 for no cap; "
+                             f"Linux does not cap root ({MAX_PROCS})")
+    parser.add_argument("--max-cell-output", type=float, default=CELL_OUTPUT_MB,
+                        metavar="MB", help="output kept per cell, in MB of text; past "
+                        f"it the output is dropped and the cell interrupted ({CELL_OUTPUT_MB:g})")
+    parser.add_argument("--max-notebook-output", type=float, default=NOTEBOOK_OUTPUT_MB,
+                        metavar="MB", help="output kept per notebook, in MB of text "
+                        f"({NOTEBOOK_OUTPUT_MB:g})")
+    parser.add_argument("--sandbox", choices=_sandbox.MODES, default="bwrap",
+                        help="bwrap (default): each kernel in a bubblewrap sandbox; none: "
+                             "the weaker mode, without file-system or network isolation")
+    parser.add_argument("--resume", action="store_true",
+                        help="keep the rows of --out and grade only the students it lacks")
+    parser.add_argument("--assignment", default=None,
+                        help="the assignment's column name in the Canvas and Moodle "
+                             "exports (default: 'Chapter NN exercises')")
+    parser.add_argument("--no-exports", action="store_true",
+                        help="write only the CSV gradebook (no Canvas, Moodle or HTML)")
     parser.add_argument("--seed", type=int, default=None,
                         help="fix the hidden cases (default: fresh per submission)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -582,20 +1054,69 @@ def main(argv: Sequence[str] | None = None) -> int:
     """The command line; returns the exit code (0 when the batch completed)."""
     parser = _parser()
     args = parser.parse_args(argv)
+    try:
+        _registry.REGISTRY  # noqa: B018 - the references: the instructor-only answer key
+    except AnswerKeyMissing:
+        print("grade: the answer key (the package course_key, folder key/) is not "
+              "installed in this environment: `make install`, or `pip install -e ./key` "
+              "next to course_lib", file=sys.stderr)
+        return 2
     if not args.submissions.is_dir():
         parser.error(f"{args.submissions} is not a folder")
     if not submissions(args.submissions):
         parser.error(f"no .ipynb files in {args.submissions}")
-    if args.jobs < 1 or args.timeout <= 0 or args.memory_mb < 0:
-        parser.error("--jobs must be >= 1, --timeout > 0 and --memory-mb >= 0")
+    if (args.jobs < 1 or args.timeout <= 0 or args.memory_mb < 0 or args.max_procs < 0
+            or not args.max_cell_output > 0 or not args.max_notebook_output > 0):
+        parser.error("--jobs must be >= 1, --timeout and the output caps > 0, "
+                     "--memory-mb and --max-procs >= 0")
     if args.chapter is not None and not _exercises(args.chapter):
         parser.error(f"chapter {args.chapter} has no exercises")
+    if not args.out.parent.is_dir():
+        parser.error(f"the folder of --out, {args.out.parent}, does not exist")
+    if args.out.resolve().parent == args.submissions.resolve():
+        parser.error("--out must not be in the submissions folder")
+    kept: list[GradeRow] = []
+    if args.resume and args.out.exists():
+        try:
+            kept = read_gradebook(args.out)
+        except (OSError, ValueError) as exc:
+            parser.error(f"--resume: {exc}")
+        # a clash or a stray file is looked at again: the instructor may have fixed it
+        again = {r.student for r in kept if r.status in ("name_clash", "not_a_notebook")}
+        kept = [r for r in kept if r.student not in again]
+    if args.sandbox == "bwrap":
+        why = _sandbox.probe_bwrap()
+        if why is not None:
+            print(f"grade: the sandbox is not available: {why}", file=sys.stderr)
+            return 2
+    else:
+        print(f"grade: WARNING: {SANDBOX_SUMMARY['none']}.", file=sys.stderr)
+    book = Gradebook(args.out, kept, assignment=args.assignment,
+                     exports=not args.no_exports)
+    if args.chapter is not None:
+        book.chapters.add(args.chapter)
+    for row in kept:  # the chapters of the kept rows name the assignment as before
+        try:
+            book.chapters.add(_registry.get(row.exercise).chapter)
+        except (KeyError, ValueError):
+            pass
+    book.write()
+    done = {r.student for r in kept}
     rows = grade_directory(args.submissions, jobs=args.jobs, timeout=args.timeout,
-                           chapter=args.chapter, memory_mb=args.memory_mb, seed=args.seed,
-                           progress=not args.no_progress)
-    write_gradebook(rows, args.out)
-    print(summary_table(rows))
-    print(f"\n{len({r.student for r in rows})} notebooks graded; gradebook: {args.out}")
+                           chapter=args.chapter, memory_mb=args.memory_mb,
+                           max_procs=args.max_procs, cell_output_mb=args.max_cell_output,
+                           notebook_output_mb=args.max_notebook_output,
+                           sandbox=args.sandbox, seed=args.seed,
+                           progress=not args.no_progress, skip=done, on_done=book.add)
+    print(summary_table(book.rows))
+    graded = len({r.student for r in rows})
+    resumed = f" ({len(done)} kept from the gradebook)" if done else ""
+    print(f"\n{graded} files graded{resumed}; gradebook: {args.out}")
+    if book.exports:
+        paths = _exports.export_paths(args.out)
+        print(f"exports: {paths['canvas']} (Canvas), {paths['moodle']} (Moodle), "
+              f"{paths['feedback']}/ (one feedback page per student)")
+    print(SANDBOX_SUMMARY[args.sandbox])
     return 0
 
 

@@ -9,14 +9,16 @@ times, in one run on the same files:
 
 1. ``jupyter execute`` of every copy, one after another (the baseline: the same kernels
    executing the same cells, with the grader's kernel environment: one BLAS thread,
-   the Agg backend of matplotlib);
-2. ``python -m course_lib.exercises.grade --jobs 1``;
-3. ``python -m course_lib.exercises.grade --jobs 2``.
+   the Agg backend of matplotlib; no sandbox);
+2. ``python -m course_lib.exercises.grade --jobs 1`` and ``--jobs 2``, each kernel in
+   the bubblewrap sandbox (the default);
+3. the same two with ``--sandbox none``, for comparison.
 
 It prints submissions per minute for each, the grader's overhead over the baseline
 (goal: under 20%) and the speed-up of two jobs over one (goal: at least 1.7x on two
-cores). The machine's load average is printed before each step: the figures mean little
-on a busy machine.
+cores), with the sandbox and without. The machine's load average is printed before each
+step: the figures mean little on a busy machine. Without bwrap (or user namespaces) the
+sandboxed runs are skipped with the reason.
 """
 
 from __future__ import annotations
@@ -33,6 +35,10 @@ import nbformat
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "fixtures" / "submissions"))
+sys.path[:0] = [str(ROOT), str(ROOT / "key")]  # this checkout's course_lib and key
+# ... and its answer key, for the grader and the baseline kernels (the sandboxed kernels
+# never see it)
+PYTHONPATH = os.pathsep.join([str(ROOT), str(ROOT / "key"), os.environ.get("PYTHONPATH", "")])
 
 
 def _chapter_notebook(chapter: int | None) -> tuple[object, str]:
@@ -76,14 +82,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--chapter", type=int, default=None)
     args = parser.parse_args(argv)
 
+    from course_lib.exercises._sandbox import probe_bwrap
     from course_lib.exercises.grade import _kernel_env
 
+    no_bwrap = probe_bwrap()
+    modes = ["bwrap", "none"] if no_bwrap is None else ["none"]
+    if no_bwrap is not None:
+        print(f"sandboxed runs skipped: {no_bwrap}")
     nb, source = _chapter_notebook(args.chapter)
     bin_dir = Path(sys.executable).parent
-    env = _kernel_env()
+    env = {**_kernel_env(), "PYTHONPATH": PYTHONPATH}
     with tempfile.TemporaryDirectory(prefix="bench-grading-") as tmp:
         subs = Path(tmp) / "notebooks"
         subs.mkdir()
+        (Path(tmp) / "out").mkdir()
         (Path(tmp) / "data").symlink_to(ROOT / "data")
         paths = []
         for i in range(args.copies):
@@ -97,24 +109,33 @@ def main(argv: list[str] | None = None) -> int:
         t_exec = _timed([str(bin_dir / "jupyter"), "execute", *[p.name for p in paths]],
                         cwd=subs, env=env)
         results = {"jupyter execute (sequential)": t_exec}
-        for jobs in (1, 2):
-            print(_load())
-            results[f"grade --jobs {jobs}"] = _timed(
-                [sys.executable, "-m", "course_lib.exercises.grade", str(subs),
-                 "--out", str(Path(tmp) / f"grades{jobs}.csv"), "--jobs", str(jobs),
-                 "--no-progress"], cwd=Path(tmp), env=dict(os.environ))
+        for mode in modes:
+            for jobs in (1, 2):
+                print(_load())
+                results[f"grade --jobs {jobs} --sandbox {mode}"] = _timed(
+                    [sys.executable, "-m", "course_lib.exercises.grade", str(subs),
+                     "--out", str(Path(tmp) / "out" / f"grades-{mode}{jobs}.csv"),
+                     "--jobs", str(jobs), "--sandbox", mode, "--no-progress"],
+                    cwd=Path(tmp), env={**os.environ, "PYTHONPATH": PYTHONPATH})
         print(_load())
 
     print()
-    print(f"{'run':<30} {'seconds':>8} {'per minute':>11}")
+    print(f"{'run':<34} {'seconds':>8} {'per minute':>11}")
     for name, seconds in results.items():
-        print(f"{name:<30} {seconds:8.1f} {n / seconds * 60:11.1f}")
-    t1, t2 = results["grade --jobs 1"], results["grade --jobs 2"]
-    overhead = t1 / t_exec - 1
-    speedup = t1 / t2
+        print(f"{name:<34} {seconds:8.1f} {n / seconds * 60:11.1f}")
     print()
-    print(f"overhead of grading over jupyter execute: {overhead:+.1%} (goal: under 20%)")
-    print(f"speed-up of --jobs 2 over --jobs 1:       {speedup:.2f}x (goal: at least 1.7x)")
+    for mode in modes:
+        t1 = results[f"grade --jobs 1 --sandbox {mode}"]
+        t2 = results[f"grade --jobs 2 --sandbox {mode}"]
+        print(f"--sandbox {mode}:")
+        print(f"  overhead of grading over jupyter execute: {t1 / t_exec - 1:+.1%} "
+              "(goal: under 20%)")
+        print(f"  speed-up of --jobs 2 over --jobs 1:       {t1 / t2:.2f}x "
+              "(goal: at least 1.7x)")
+    if len(modes) == 2:
+        cost = (results["grade --jobs 1 --sandbox bwrap"]
+                / results["grade --jobs 1 --sandbox none"] - 1)
+        print(f"cost of the sandbox (--jobs 1):             {cost:+.1%}")
     return 0
 
 
