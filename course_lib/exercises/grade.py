@@ -83,6 +83,7 @@ from course_lib.exercises import (
     decode_answer,
 )
 from course_lib.exercises._kernel import RESULT_MIME, extraction_code
+from course_lib.exercises.seeds import exercise_seed, student_seed
 
 __all__ = [
     "STATUSES",
@@ -242,17 +243,45 @@ def _exercises(chapter: int | None) -> list[Exercise]:
         return []
 
 
-def judging_exercises(nb: Any, student: str, chapter: int) -> list[Exercise]:
+def judging_exercises(nb: Any, student: str, chapter: int,
+                      secret: str | None = None) -> list[Exercise]:
     """The :class:`Exercise` objects that judge ``student``'s notebook of ``chapter``.
 
     The one place that decides it: the grader asks the notebook for these exercises'
-    answers, draws their hidden cases and judges with them. Today they are the
-    chapter's exercises of the registry, for every student; per-student variants
-    replace each by its variant for the student here. ``student`` is
-    :func:`student_name`'s value; ``nb`` is the submitted notebook (read, never run).
+    answers, draws their hidden cases and judges with them. Without a class ``secret``
+    they are the book's exercises; with it, each exercise that has variants is replaced
+    by the student's own variant, from the seed of the class secret and the student's
+    name (:mod:`course_lib.exercises.seeds`): the name on the submitted file, never the
+    one a copy records, so a copy made for somebody else is judged on the submitter's
+    numbers. ``student`` is :func:`student_name`'s value; ``nb`` is the submitted
+    notebook (read, never run).
     """
-    del nb, student  # the same exercises for everybody, for now
-    return _exercises(chapter)
+    del nb  # the submitter's name decides, not what the copy says
+    exercises = _exercises(chapter)
+    if secret is None:
+        return exercises
+    seed = student_seed(secret, student)
+    return [ex.variant(exercise_seed(seed, ex.id)) for ex in exercises]
+
+
+def recorded_variant(nb: Any) -> dict | None:
+    """The ``metadata.course.variant`` a per-student copy records, else None."""
+    meta = nb.get("metadata", {}) if isinstance(nb, dict) else {}
+    course = meta.get("course", {}) if isinstance(meta, dict) else {}
+    variant = course.get("variant") if isinstance(course, dict) else None
+    return dict(variant) if isinstance(variant, dict) else None
+
+
+def variant_note(nb: Any, student: str, secret: str | None) -> str:
+    """A note for the feedback when a copy was made for another student (or none)."""
+    recorded = recorded_variant(nb)
+    if secret is None or recorded is None:
+        return ""
+    if recorded.get("seed") == student_seed(secret, student):
+        return ""
+    owner = str(recorded.get("student", "?"))[:80]
+    return (f"[This copy was made for {owner!r}, not for {student!r}: it is graded on "
+            f"{student!r}'s own numbers.] ")
 
 
 # --------------------------------------------------------------------------- kernel
@@ -726,6 +755,7 @@ class _Batch:
     root: Path
     lib: Path
     data: Path | None
+    secret: str | None = None
 
 
 async def _grade_one(sub: Submission, batch: _Batch) -> tuple[list[GradeRow], int | None]:
@@ -747,7 +777,8 @@ async def _grade_one(sub: Submission, batch: _Batch) -> tuple[list[GradeRow], in
     if chapter is not None and own is not None and own != chapter:
         return _rows_for_failure(student, _exercises(chapter), "wrong_chapter",
                                  f"this is a notebook of chapter {own}, not {chapter}"), chapter
-    exercises = judging_exercises(nb, student, target) if target is not None else []
+    exercises = (judging_exercises(nb, student, target, batch.secret)
+                 if target is not None else [])
     if not exercises:
         why = ("the chapter is unknown (no course.chapter metadata, no NN_ file name): "
                "give --chapter" if target is None else f"chapter {target} has no exercises")
@@ -759,7 +790,11 @@ async def _grade_one(sub: Submission, batch: _Batch) -> tuple[list[GradeRow], in
         run = await _execute(nb, exercises, cases, limits=batch.limits, box=box)
     finally:
         box.cleanup()
-    return _rows_for_run(student, exercises, cases, run), target
+    rows = _rows_for_run(student, exercises, cases, run)
+    note = variant_note(nb, student, batch.secret)
+    if note:
+        rows = [dataclasses.replace(r, feedback=note + r.feedback) for r in rows]
+    return rows, target
 
 
 async def _grade_all(subs: Sequence[Submission], batch: _Batch, *, jobs: int,
@@ -803,8 +838,12 @@ def grade_directory(directory: Path | str, *, jobs: int = 1, timeout: float = 60
                     sandbox: str = "bwrap", seed: int | None = None,
                     progress: bool = False, skip: Iterable[str] = (),
                     on_done: Callable[[list[GradeRow], int | None], None] | None = None,
-                    ) -> list[GradeRow]:
+                    secret: str | None = None) -> list[GradeRow]:
     """Grade every file in ``directory``; one :class:`GradeRow` per student and exercise.
+
+    ``secret`` is the class secret of per-student copies: each student is judged on
+    their own variants (:func:`judging_exercises`). Without it, a folder holding such
+    copies is refused (ValueError): they would be judged on the book's numbers.
 
     ``seed`` fixes the hidden cases (by default each submission gets fresh ones);
     ``skip`` names students not to grade (``--resume``); ``on_done(rows, chapter)`` is
@@ -830,6 +869,14 @@ def grade_directory(directory: Path | str, *, jobs: int = 1, timeout: float = 60
             raise _sandbox.SandboxUnavailable(why)
     skipped = set(skip)
     subs = [s for s in collect_submissions(Path(directory)) if s.student not in skipped]
+    if secret is None:
+        with_variants = [s.path.name for s in subs if s.problem is None
+                         and _records_variant(s.path)]
+        if with_variants:
+            raise ValueError(f"{', '.join(with_variants[:3])}"
+                             f"{' and others' if len(with_variants) > 3 else ''} are "
+                             "per-student copies (with variants): give the class secret "
+                             "they were made with (--secret-file)")
     limits = _Limits(timeout=timeout, memory_mb=memory_mb, max_procs=max_procs,
                      cell_output=int(cell_output_mb * _MB),
                      notebook_output=int(notebook_output_mb * _MB))
@@ -837,11 +884,19 @@ def grade_directory(directory: Path | str, *, jobs: int = 1, timeout: float = 60
     try:
         lib, data = _sandbox.batch_files(root)
         batch = _Batch(chapter=chapter, limits=limits, seed=seed, sandbox=sandbox,
-                       root=root, lib=lib, data=data)
+                       root=root, lib=lib, data=data, secret=secret)
         return asyncio.run(_grade_all(subs, batch, jobs=jobs, progress=progress,
                                       on_done=on_done))
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+def _records_variant(path: Path) -> bool:
+    try:
+        nb = json.loads(path.read_text(encoding="utf-8"))
+    except Exception:  # noqa: BLE001 - an unreadable file is reported when graded
+        return False
+    return recorded_variant(nb) is not None
 
 
 # --------------------------------------------------------------------------- output
@@ -1046,6 +1101,10 @@ def _parser() -> argparse.ArgumentParser:
                         help="write only the CSV gradebook (no Canvas, Moodle or HTML)")
     parser.add_argument("--seed", type=int, default=None,
                         help="fix the hidden cases (default: fresh per submission)")
+    parser.add_argument("--secret-file", type=Path, default=None,
+                        help="the class secret the per-student copies were made with "
+                             "(make student-notebooks STUDENTS=...): each student is "
+                             "judged on their own numbers")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     return parser
 
@@ -1091,6 +1150,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
     else:
         print(f"grade: WARNING: {SANDBOX_SUMMARY['none']}.", file=sys.stderr)
+    secret = None
+    if args.secret_file is not None:
+        from course_lib.exercises.student import read_secret
+
+        try:
+            secret = read_secret(args.secret_file)
+        except (OSError, ValueError) as exc:
+            parser.error(f"--secret-file: {exc}")
+    elif any(_records_variant(p) for p in submissions(args.submissions)):
+        parser.error("the folder holds per-student copies (with variants): give the class "
+                     "secret they were made with, --secret-file class.secret")
     book = Gradebook(args.out, kept, assignment=args.assignment,
                      exports=not args.no_exports)
     if args.chapter is not None:
@@ -1107,7 +1177,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                            max_procs=args.max_procs, cell_output_mb=args.max_cell_output,
                            notebook_output_mb=args.max_notebook_output,
                            sandbox=args.sandbox, seed=args.seed,
-                           progress=not args.no_progress, skip=done, on_done=book.add)
+                           progress=not args.no_progress, skip=done, on_done=book.add,
+                           secret=secret)
     print(summary_table(book.rows))
     graded = len({r.student for r in rows})
     resumed = f" ({len(done)} kept from the gradebook)" if done else ""
