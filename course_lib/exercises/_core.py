@@ -555,6 +555,39 @@ def yes_no(expected: bool, *, hint: str = "") -> ChoiceChecker:
     return ChoiceChecker("yes" if expected else "no", opts, hint=hint)
 
 
+def tuple_answer(answer: Any, names: Sequence[str]) -> tuple:
+    """A tuple answer of ``len(names)`` parts (a dict by the names, an array, a list);
+    :class:`Reject` otherwise."""
+    if answer is Ellipsis:
+        raise Reject(NOT_ANSWERED)
+    if isinstance(answer, dict):
+        try:
+            answer = tuple(answer[n] for n in names)
+        except KeyError as exc:
+            raise Reject(f"the dict has no key {exc.args[0]!r}; expected keys "
+                         f"{list(names)}") from None
+    if isinstance(answer, np.ndarray):
+        answer = answer.tolist()
+    if not isinstance(answer, (list, tuple)) or len(answer) != len(names):
+        got = len(answer) if isinstance(answer, (list, tuple)) else describe(answer)
+        raise Reject(f"expected {len(names)} values ({', '.join(names)}), got {got}")
+    return tuple(answer)
+
+
+def judge_parts(names: Sequence[str], verdicts: Sequence[Callable[[Any], Verdict]],
+                answer: Sequence[Any]) -> tuple[float, list[str]]:
+    """The mean share of the parts' verdicts and one feedback line per part."""
+    shares, lines = [], []
+    for name, verdict, a in zip(names, verdicts, answer):
+        try:
+            share, msg = verdict(a)
+        except Reject as exc:
+            share, msg = 0.0, str(exc)
+        shares.append(share)
+        lines.append(f"{name}: {msg}")
+    return sum(shares) / len(shares), lines
+
+
 @dataclass(frozen=True)
 class TupleChecker(Checker):
     """Several parts, each with its own checker; points in proportion to parts right.
@@ -571,31 +604,8 @@ class TupleChecker(Checker):
     whole_mistake_values: tuple[tuple[tuple, str], ...] = ()
 
     def verdict(self, answer: Any) -> Verdict:
-        if answer is Ellipsis:
-            raise Reject(NOT_ANSWERED)
-        if isinstance(answer, dict):
-            try:
-                answer = tuple(answer[n] for n in self.names)
-            except KeyError as exc:
-                raise Reject(f"the dict has no key {exc.args[0]!r}; expected keys "
-                             f"{list(self.names)}") from None
-        if isinstance(answer, np.ndarray):
-            answer = answer.tolist()
-        if not isinstance(answer, (list, tuple)):
-            raise Reject(f"expected {len(self.parts)} values ({', '.join(self.names)}), "
-                         f"got {describe(answer)}")
-        if len(answer) != len(self.parts):
-            raise Reject(f"expected {len(self.parts)} values ({', '.join(self.names)}), "
-                         f"got {len(answer)}")
-        shares, lines = [], []
-        for name, part, a in zip(self.names, self.parts, answer):
-            try:
-                share, msg = part.verdict(a)
-            except Reject as exc:
-                share, msg = 0.0, str(exc)
-            shares.append(share)
-            lines.append(f"{name}: {msg}")
-        total = sum(shares) / len(shares)
+        answer = tuple_answer(answer, self.names)
+        total, lines = judge_parts(self.names, [p.verdict for p in self.parts], answer)
         if total < 1:
             for test, hint in self.whole_mistakes:
                 try:

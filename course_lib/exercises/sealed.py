@@ -42,6 +42,7 @@ False
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import json
 import math
@@ -74,8 +75,10 @@ from ._core import (
     decode_answer,
     describe,
     encode_answer,
+    judge_parts,
     numbers_close,
     safe_expression,
+    tuple_answer,
 )
 
 __all__ = ["SealedCheck", "seal", "seal_key"]
@@ -383,26 +386,9 @@ def _choice_verdict(body: dict, salt: str, answer: Any) -> tuple[float, str]:
 
 def _tuple_verdict(body: dict, salt: str, answer: Any) -> tuple[float, str]:
     names = body["names"]
-    if isinstance(answer, dict):
-        try:
-            answer = tuple(answer[n] for n in names)
-        except KeyError as exc:
-            raise Reject(f"the dict has no key {exc.args[0]!r}; expected keys "
-                         f"{list(names)}") from None
-    if isinstance(answer, np.ndarray):
-        answer = answer.tolist()
-    if not isinstance(answer, (list, tuple)) or len(answer) != len(names):
-        got = len(answer) if isinstance(answer, (list, tuple)) else describe(answer)
-        raise Reject(f"expected {len(names)} values ({', '.join(names)}), got {got}")
-    shares, lines = [], []
-    for name, part, a in zip(names, body["parts"], answer):
-        try:
-            share, msg = _verdict(part, salt, a)
-        except Reject as exc:
-            share, msg = 0.0, str(exc)
-        shares.append(share)
-        lines.append(f"{name}: {msg}")
-    total = sum(shares) / len(shares)
+    answer = tuple_answer(answer, names)
+    total, lines = judge_parts(
+        names, [functools.partial(_verdict, part, salt) for part in body["parts"]], answer)
     if total < 1:
         for mistake in body["whole"]:
             hint = _whole_matches(mistake["elements"], salt, answer)
