@@ -275,11 +275,14 @@ class NotebookSandbox:
         args = [exe, *_namespace_args(), "--clearenv"]
         for key, value in self.env().items():
             args += ["--setenv", key, value]
-        args += _system_binds() + _python_binds(key_mask(self.ipc.parent))
+        args += _system_binds()
         args += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev",
                  "--bind", str(self.scratch), INSIDE_SCRATCH,
-                 "--bind", str(self.scratch / "tmp"), "/tmp",
-                 "--ro-bind", str(self.lib), INSIDE_LIB]
+                 "--bind", str(self.scratch / "tmp"), "/tmp"]
+        # after /tmp: an interpreter or venv that lives under /tmp (a clone there, as
+        # CI may make) is bound on top of the sandbox's own /tmp, never hidden by it
+        args += _python_binds(key_mask(self.ipc.parent))
+        args += ["--ro-bind", str(self.lib), INSIDE_LIB]
         if self.data is not None:
             args += ["--ro-bind", str(self.data), f"{INSIDE_SCRATCH}/data"]
         args += ["--bind", str(self.ipc), str(self.ipc),
