@@ -29,8 +29,7 @@ def _instances():
 
 
 INSTANCES = list(_instances())
-IDS = [f"{ex.id}{'-variant' if ex.data is not None and ex.variants and ex is not REGISTRY[ex.id] else ''}"
-       for ex in INSTANCES]
+IDS = [ex.id if ex is REGISTRY[ex.id] else f"{ex.id}-variant" for ex in INSTANCES]
 
 
 def _numbers(value):

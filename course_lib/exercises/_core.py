@@ -368,17 +368,27 @@ def describe(value: Any) -> str:
     return text if len(text) <= 120 else text[:117] + "..."
 
 
-def judge_number_list(case: dict, expected: Any, given: Any) -> str | None:
-    """Judge of a function answer whose output is a list of numbers: equal to the
-    reference within 1e-9, else the reason (``None`` when right)."""
+def number_list(given: Any, size: int, what: str = "numbers") -> np.ndarray:
+    """A function answer's output read as ``size`` floats; :class:`Reject` saying why not
+    (it raised, it is not a list of numbers, it has another length)."""
     if isinstance(given, dict) and "__error__" in given:
-        return f"raised {given['__error__']}"
+        raise Reject(f"raised {given['__error__']}")
     try:
         arr = np.asarray(given, dtype=float).ravel()
     except (TypeError, ValueError):
-        return f"expected a list of numbers, got {describe(given)}"
-    if arr.size != len(expected):
-        return f"expected {len(expected)} numbers, got {arr.size}"
+        raise Reject(f"expected a list of numbers, got {describe(given)}") from None
+    if arr.size != size:
+        raise Reject(f"expected {size} {what}, got {arr.size}")
+    return arr
+
+
+def judge_number_list(case: dict, expected: Any, given: Any) -> str | None:
+    """Judge of a function answer whose output is a list of numbers: equal to the
+    reference within 1e-9, else the reason (``None`` when right)."""
+    try:
+        arr = number_list(given, len(expected))
+    except Reject as exc:
+        return str(exc)
     if np.allclose(arr, expected, rtol=0, atol=1e-9):
         return None
     return f"expected {describe(expected)}, got {describe(arr.tolist())}"

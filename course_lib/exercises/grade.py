@@ -869,14 +869,11 @@ def grade_directory(directory: Path | str, *, jobs: int = 1, timeout: float = 60
             raise _sandbox.SandboxUnavailable(why)
     skipped = set(skip)
     subs = [s for s in collect_submissions(Path(directory)) if s.student not in skipped]
-    if secret is None:
-        with_variants = [s.path.name for s in subs if s.problem is None
-                         and _records_variant(s.path)]
-        if with_variants:
-            raise ValueError(f"{', '.join(with_variants[:3])}"
-                             f"{' and others' if len(with_variants) > 3 else ''} are "
-                             "per-student copies (with variants): give the class secret "
-                             "they were made with (--secret-file)")
+    copies = per_student_copies(subs) if secret is None else []
+    if copies:
+        raise ValueError(f"{', '.join(copies[:3])}{' and others' if len(copies) > 3 else ''}"
+                         " are per-student copies (with variants): give the class secret "
+                         "they were made with (--secret-file)")
     limits = _Limits(timeout=timeout, memory_mb=memory_mb, max_procs=max_procs,
                      cell_output=int(cell_output_mb * _MB),
                      notebook_output=int(notebook_output_mb * _MB))
@@ -891,12 +888,19 @@ def grade_directory(directory: Path | str, *, jobs: int = 1, timeout: float = 60
         shutil.rmtree(root, ignore_errors=True)
 
 
-def _records_variant(path: Path) -> bool:
-    try:
-        nb = json.loads(path.read_text(encoding="utf-8"))
-    except Exception:  # noqa: BLE001 - an unreadable file is reported when graded
-        return False
-    return recorded_variant(nb) is not None
+def per_student_copies(subs: Sequence[Submission]) -> list[str]:
+    """The file names of the submissions that are per-student copies (with variants)."""
+    names = []
+    for sub in subs:
+        if sub.problem is not None:
+            continue
+        try:
+            nb = json.loads(sub.path.read_text(encoding="utf-8"))
+        except Exception:  # noqa: BLE001 - an unreadable file is reported when graded
+            continue
+        if recorded_variant(nb) is not None:
+            names.append(sub.path.name)
+    return names
 
 
 # --------------------------------------------------------------------------- output
@@ -1158,7 +1162,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             secret = read_secret(args.secret_file)
         except (OSError, ValueError) as exc:
             parser.error(f"--secret-file: {exc}")
-    elif any(_records_variant(p) for p in submissions(args.submissions)):
+    elif per_student_copies(collect_submissions(args.submissions)):
         parser.error("the folder holds per-student copies (with variants): give the class "
                      "secret they were made with, --secret-file class.secret")
     book = Gradebook(args.out, kept, assignment=args.assignment,

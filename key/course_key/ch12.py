@@ -11,10 +11,12 @@ from course_lib.exercises._core import (
     Exercise,
     FunctionSpec,
     Mistake,
+    Reject,
     approx,
     describe,
     exact,
     function_exercise,
+    number_list,
     value_exercise,
     with_variants,
 )
@@ -38,15 +40,11 @@ def _x_cases(seed: int) -> list[dict]:
 
 
 def _judge_auc_one(case, expected, given):
-    if isinstance(given, dict) and "__error__" in given:
-        return f"raised {given['__error__']}"
-    try:
-        s = np.asarray(given, dtype=float).ravel()
-    except (TypeError, ValueError):
-        return f"expected a list of numbers, got {describe(given)}"
     x = np.asarray(case["x"], dtype=float)
-    if s.size != x.size:
-        return f"expected {x.size} scores, got {s.size}"
+    try:
+        s = number_list(given, x.size, "scores")
+    except Reject as exc:
+        return str(exc)
     y = (np.abs(x - 5) > 3).astype(int)
     auc = roc_auc(y, s, exact=True)
     if auc == 1:

@@ -19,6 +19,7 @@ from course_lib.exercises._core import (
     describe,
     exact,
     function_exercise,
+    number_list,
     numbers_close,
     parts,
     value_exercise,
@@ -70,15 +71,11 @@ def _object_scores_reversed(w, reference, objects):
 
 
 def _judge_order(case: dict, expected: Any, given: Any) -> str | None:
-    if isinstance(given, dict) and "__error__" in given:
-        return f"raised {given['__error__']}"
-    try:
-        g = np.asarray(given, dtype=float).ravel()
-    except (TypeError, ValueError):
-        return f"expected a list of numbers, got {describe(given)}"
     e = np.asarray(expected, dtype=float)
-    if g.size != e.size:
-        return f"expected {e.size} scores, got {g.size}"
+    try:
+        g = number_list(given, e.size, "scores")
+    except Reject as exc:
+        return str(exc)
     de = np.sign(np.round(e[:, None] - e[None, :], 12))
     dg = np.sign(g[:, None] - g[None, :])
     bad = (de != 0) & (de != dg)
