@@ -58,7 +58,7 @@ class SqlEvaluation(NamedTuple):
 # ------------------------------------------------------------------------- numbers
 
 
-def scores(values: list) -> np.ndarray:
+def thresholds(values: list) -> np.ndarray:
     """Fetched scores as :func:`course_lib.roc_curve` gives thresholds: float64, or
     Python ints in an object array when float64 cannot hold them (BIGINT ``2**62 + k``),
     so that no threshold is rounded; ``inf`` first, for the empty selection."""
@@ -70,7 +70,7 @@ def scores(values: list) -> np.ndarray:
     return np.array([np.inf] + [float(v) for v in values])
 
 
-def score(value: Any) -> float | int:
+def threshold(value: Any) -> float | int:
     """One fetched score: a Python int when float64 cannot hold it, else a float."""
     if isinstance(value, int) and not -(2**53) <= value <= 2**53:
         return value
@@ -148,7 +148,7 @@ def ks(rows: list[tuple], integral: bool, exact: bool) -> SqlKs:
         value: float | Fraction = f if exact else float(f)
     else:
         value = float(gap) / (float(m1) * float(m0))
-    return SqlKs(value, score(thr), float(rate))
+    return SqlKs(value, threshold(thr), float(rate))
 
 
 def binned_pr_area(rows: list[tuple], counts: bool, exact: bool) -> float | Fraction:
@@ -187,7 +187,7 @@ def curve(
     xs = [0.0] + [float(row[x]) for row in rows]
     ys = [float(row[y]) for row in rows]
     ys.insert(0, ys[0] if y_first is None else y_first)
-    return np.array(xs), np.array(ys), scores([row[0] for row in rows])
+    return np.array(xs), np.array(ys), thresholds([row[0] for row in rows])
 
 
 def gains_frame(rows: list[tuple]) -> pd.DataFrame:
