@@ -97,7 +97,6 @@ from .confusion import (
     cohen_kappa,
     confusion_matrix,
     f_beta,
-    log_loss,
     matrix_from_counts,
     mcc,
     per_class_counts,
@@ -114,7 +113,6 @@ __all__ += [
     "cohen_kappa",
     "confusion_matrix",
     "f_beta",
-    "log_loss",
     "matrix_from_counts",
     "mcc",
     "per_class_counts",
@@ -285,6 +283,7 @@ from .calibration import (
     calibration_curve,
     expected_calibration_error,
     isotonic_calibration,
+    log_loss,
     platt_scaling,
 )
 
@@ -298,6 +297,7 @@ __all__ += [
     "calibration_curve",
     "expected_calibration_error",
     "isotonic_calibration",
+    "log_loss",
     "platt_scaling",
 ]
 

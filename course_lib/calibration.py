@@ -9,6 +9,8 @@ cannot see calibration; the functions here can:
 * :func:`brier_score` -- the mean squared difference between probability and label
   (Brier 1950), and :func:`brier_decomposition` -- Murphy's (1973) reliability,
   resolution and uncertainty on bins;
+* :func:`log_loss` -- the mean negative log-likelihood of the true classes
+  (cross-entropy), for two classes or many;
 * :func:`expected_calibration_error` -- the weighted mean gap between the mean label
   and the mean probability per bin (Naeini et al. 2015; Guo et al. 2017);
 * :func:`platt_scaling` and :func:`isotonic_calibration` -- two calibration maps fitted
@@ -38,13 +40,17 @@ import numpy as np
 from ._checks import (
     check_binary,
     check_flag,
+    check_labels,
     check_scores,
+    check_weights,
     class_totals,
     integer_weights,
     need_classes,
     need_weight,
+    undefined,
 )
 from ._groups import score_groups
+from ._labels import check_classes, check_label_list, encode_labels
 
 __all__ = [
     "ReliabilityCurve",
@@ -53,6 +59,7 @@ __all__ = [
     "IsotonicMap",
     "calibration_curve",
     "brier_score",
+    "log_loss",
     "brier_decomposition",
     "expected_calibration_error",
     "platt_scaling",
@@ -334,6 +341,103 @@ def brier_score(y_true: Any, y_prob: Any, *, sample_weight: Any = None) -> float
     """
     y, p, w = _check_prob(y_true, y_prob, sample_weight, "the Brier score")
     return float(np.average((p - y) ** 2, weights=w))
+
+
+def log_loss(
+    y_true: Any,
+    y_prob: Any,
+    *,
+    labels: Any = None,
+    eps: float = float(np.finfo(np.float64).eps),
+    sample_weight: Any = None,
+) -> float:
+    """Mean negative log-likelihood of the true classes (cross-entropy, natural log).
+
+    ``-mean_i log p_i(y_i)``, where ``p_i(y_i)`` is the probability given to the true
+    class of object ``i``. Each such probability is first clipped to
+    ``[eps, 1 - eps]``, so that a sure and wrong answer (probability 0 for the true
+    class) costs ``-log(eps)`` (about 36.04 for the default ``eps``, the float64
+    machine epsilon, as in scikit-learn) instead of infinity. With ``eps=0`` it may
+    return ``inf``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Labels: 0/1 (or bool) when ``y_prob`` is 1-D; any class labels when 2-D.
+    y_prob : array-like of shape (n,) or (n, k)
+        1-D: the probability of class 1. 2-D: one column per class, in the order of
+        ``labels`` (default: the sorted classes of ``y_true``); rows must sum to 1.
+    labels : array-like of shape (k,), optional
+        The classes of the columns (only with a 2-D ``y_prob``).
+    eps : float, default numpy.finfo(float).eps
+        Clipping margin, in [0, 0.5).
+    sample_weight : array-like of shape (n,), optional
+        Non-negative weights, not all zero.
+
+    Returns
+    -------
+    float
+        The mean log-loss, >= 0.
+
+    Raises
+    ------
+    ValueError
+        If a probability is outside [0, 1] or NaN, rows do not sum to 1, the number of
+        columns does not match the classes, or the input is otherwise invalid.
+
+    Examples
+    --------
+    A confident mistake dominates: probabilities 0.9 and 0.8 for the truth, then 0.01:
+
+    >>> round(log_loss([1, 0], [0.9, 0.2]), 4)   # (-ln 0.9 - ln 0.8) / 2
+    0.1643
+    >>> round(log_loss([1, 0, 1], [0.9, 0.2, 0.01]), 4)
+    1.6446
+    """
+    eps = float(eps)
+    if not 0 <= eps < 0.5:
+        raise ValueError(f"eps must be in [0, 0.5), got {eps!r}")
+    prob = np.asarray(y_prob)
+    if prob.dtype.kind not in "biuf":
+        raise ValueError(f"y_prob must be numeric, got dtype {prob.dtype}")
+    prob = prob.astype(np.float64)
+    if prob.size and np.isnan(prob).any():
+        raise ValueError("y_prob contains NaN values")
+    if prob.size and (prob.min() < 0 or prob.max() > 1):
+        bad = prob.min() if prob.min() < 0 else prob.max()
+        raise ValueError(f"y_prob must hold probabilities in [0, 1]; found {bad.item()!r}")
+    if prob.ndim == 1:
+        if labels is not None:
+            raise ValueError("labels applies to a 2-D y_prob (one column per class) only")
+        y = check_labels(y_true)
+        if y.size != prob.size:
+            raise ValueError(f"y_true and y_prob have different lengths: {y.size} and {prob.size}")
+        p_true = np.where(y, prob, 1.0 - prob)
+    elif prob.ndim == 2:
+        yt = check_classes(y_true, "y_true")
+        if yt.size != prob.shape[0]:
+            raise ValueError(
+                f"y_true and y_prob have different lengths: {yt.size} and {prob.shape[0]}"
+            )
+        lab = np.unique(yt) if labels is None else check_label_list(labels)
+        if lab.size != prob.shape[1] or lab.size < 2:
+            raise ValueError(
+                f"y_prob has {prob.shape[1]} columns but there are {lab.size} classes "
+                f"{lab.tolist()[:10]}; pass labels= to name the columns (at least 2)"
+            )
+        sums = prob.sum(axis=1)
+        if not np.allclose(sums, 1.0, rtol=0, atol=np.sqrt(np.finfo(np.float64).eps)):
+            row = int(np.argmax(np.abs(sums - 1.0)))
+            raise ValueError(f"rows of y_prob must sum to 1; row {row} sums to {sums[row]!r}")
+        p_true = prob[np.arange(yt.size), encode_labels(yt, lab, "y_true")]
+    else:
+        raise ValueError(f"y_prob must be 1-D or 2-D, got an array of shape {prob.shape}")
+    w = check_weights(sample_weight, p_true.size)
+    if w is not None and w.sum() == 0:
+        undefined("the mean log-loss", None, warn=False)
+    with np.errstate(divide="ignore"):
+        loss = -np.log(np.clip(p_true, eps, 1.0 - eps))
+    return float(np.average(loss, weights=w))
 
 
 def brier_decomposition(

@@ -49,7 +49,7 @@ import numpy as np
 import pandas as pd
 
 from ._checks import check_flag, check_scores, check_weights, integer_weights, scale_weights
-from .confusion import _check_classes
+from ._labels import check_classes
 from .roc import RocCurve, roc_auc, roc_curve
 
 __all__ = [
@@ -130,7 +130,7 @@ def _prepare(
         raise ValueError("y_true is empty")
     if labels is None:
         lab = [v.item() if isinstance(v, np.generic) else v
-               for v in np.unique(_check_classes(y, "y_true")).tolist()]
+               for v in np.unique(check_classes(y, "y_true")).tolist()]
     else:
         lab = _label_list(labels)
     c = len(lab)

@@ -466,3 +466,17 @@ def test_inputs_not_modified():
     m(p)
     for a, b in zip((y, p, w), copies):
         np.testing.assert_array_equal(a, b)
+
+
+def test_log_loss_lives_beside_the_brier_score_and_keeps_its_old_paths():
+    import course_lib
+    import course_lib.calibration as calibration
+    import course_lib.confusion as confusion
+
+    assert calibration.log_loss.__module__ == "course_lib.calibration"
+    assert "log_loss" in calibration.__all__ and "log_loss" in confusion.__all__
+    assert course_lib.log_loss is calibration.log_loss is confusion.log_loss
+    # the two probability scores of one object scored 0.9 with label 1, and 0.2 with 0
+    assert calibration.brier_score([1, 0], [0.9, 0.2]) == pytest.approx(0.025, abs=1e-15)
+    assert calibration.log_loss([1, 0], [0.9, 0.2]) == pytest.approx(
+        -(np.log(0.9) + np.log(0.8)) / 2, rel=1e-15)

@@ -819,7 +819,8 @@ def test_float_weights_on_random_cases_end_at_one_one():
 
 
 def test_escaped_quote_is_read_as_each_engine_reads_it():
-    from course_lib.sql import DUCKDB, SPARK, _query_structure
+    from course_lib.sql import DUCKDB, SPARK
+    from course_lib.sql.generate import _query_structure
 
     _query_structure(ESCAPE_QUERY, DUCKDB)  # DuckDB: '\' then a literal up to /* '
     with pytest.raises(ValueError, match="closes a parenthesis it did not open"):
