@@ -31,6 +31,7 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 import numpy as np
+import pandas as pd
 from scipy import special
 from scipy.special import ndtr, ndtri
 
@@ -503,8 +504,6 @@ def _plain(v: Any) -> Any:
 
 def _gains_columns(n1: np.ndarray, n0: np.ndarray) -> Any:
     """:func:`course_lib.gains_table_from_counts`'s columns for weight sums."""
-    import pandas as pd
-
     n = n1 + n0
     m1, m0 = float(n1.sum()), float(n0.sum())
     total = m1 + m0
@@ -883,15 +882,12 @@ def split_segments(chunks: Iterable[Groups]) -> Iterator[tuple[Any, Groups]]:
         n = len(seg)
         if n == 0:
             continue
-        change = np.flatnonzero(np.array([seg[i] != seg[i - 1] and not (
-            _missing(seg[i]) and _missing(seg[i - 1])) for i in range(1, n)], dtype=bool)) + 1
+        missing = np.asarray(pd.isna(seg), dtype=bool)
+        differ = np.asarray(seg[1:] != seg[:-1], dtype=bool) & ~(missing[1:] & missing[:-1])
+        change = np.flatnonzero(differ) + 1
         bounds = np.concatenate(([0], change, [n]))
         for lo, hi in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
             yield seg[lo], Groups(ch.score[lo:hi], ch.pos[lo:hi], ch.neg[lo:hi], seg[lo:hi])
-
-
-def _missing(v: Any) -> bool:
-    return v is None or (isinstance(v, float) and math.isnan(v))
 
 
 # ----------------------------------------------------------------------------- PSI
@@ -900,7 +896,13 @@ def _missing(v: Any) -> bool:
 def decile_lows(chunks: Iterable[Groups], n: int | float, n_bins: int = 10) -> list[Any]:
     """The lowest score of each non-empty tie-aware bin of the baseline (the gains
     table's rule: a group goes whole to ``floor(before * n_bins / n)``), top bin first;
-    ``n`` is the baseline's total count (or weight)."""
+    ``n`` is the baseline's total count (or weight).
+
+    >>> g = Groups(np.array([0.9, 0.5, 0.2, 0.1]), np.array([1, 1, 0, 0]),
+    ...            np.array([0, 1, 1, 1]))
+    >>> decile_lows([g], 5, n_bins=2)
+    [0.5, 0.1]
+    """
     lows: list[Any] = []
     last_bin = -1
     before: Any = 0
@@ -908,17 +910,20 @@ def decile_lows(chunks: Iterable[Groups], n: int | float, n_bins: int = 10) -> l
         w = np.asarray(ch.pos) + np.asarray(ch.neg)
         live = w > 0
         s, w = ch.score[live], w[live]
+        if s.size == 0:
+            continue
         starts = _running(before, w)
         before = starts[-1]
         if isinstance(n, int):
             ids = (starts[:-1].astype(np.int64) * n_bins) // n
         else:
             ids = np.minimum(np.floor(starts[:-1] * n_bins / n), n_bins - 1).astype(np.int64)
-        for k in range(ids.size):
-            if ids[k] != last_bin:
-                lows.append(None)
-                last_bin = int(ids[k])
-            lows[-1] = s[k]
+        new = np.flatnonzero(ids != np.concatenate(([last_bin], ids[:-1])))
+        ends = np.append(new[1:], ids.size) - 1  # last group of each bin started here
+        if new.size == 0 or new[0] > 0:  # the chunk continues the previous bin
+            lows[-1] = s[(new[0] if new.size else ids.size) - 1]
+        lows.extend(s[ends].tolist() if s.dtype.kind == "f" else list(s[ends]))
+        last_bin = int(ids[-1])
     return lows
 
 
