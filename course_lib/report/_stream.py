@@ -919,7 +919,8 @@ def decile_lows(chunks: Iterable[Groups], n: int | float, n_bins: int = 10) -> l
         else:
             ids = np.minimum(np.floor(starts[:-1] * n_bins / n), n_bins - 1).astype(np.int64)
         new = np.flatnonzero(ids != np.concatenate(([last_bin], ids[:-1])))
-        ends = np.append(new[1:], ids.size) - 1  # last group of each bin started here
+        # the last group of each bin started in this chunk
+        ends = np.append(new[1:], ids.size)[: new.size] - 1
         if new.size == 0 or new[0] > 0:  # the chunk continues the previous bin
             lows[-1] = s[(new[0] if new.size else ids.size) - 1]
         lows.extend(s[ends].tolist() if s.dtype.kind == "f" else list(s[ends]))
