@@ -285,6 +285,7 @@ class PartialAcc:
                 max_fpr if isinstance(max_fpr, Fraction) else Fraction(repr(float(max_fpr)))
             )
             self.xm = self.x * int(totals.m0)  # the end in units of negatives
+            self.xm_floor = self.xm.numerator // self.xm.denominator
             self.twice = 0  # 2 m0 m1 times the area so far
             self.area: Any = None
         else:
@@ -297,8 +298,8 @@ class PartialAcc:
             return
         t = self.totals
         if t.integral:
-            inside = st.fp1 <= self.xm
-            k = int(np.count_nonzero(inside))  # fp1 is non-decreasing: a prefix
+            # fp1 <= xm for integers fp1 is fp1 <= floor(xm); fp1 is non-decreasing
+            k = int(np.count_nonzero(st.fp1 <= self.xm_floor))
             seg = (st.fp1[:k] - st.fp0[:k]) * (st.tp1[:k] + st.tp0[:k])
             self.twice += int(seg.sum()) if seg.dtype != object else sum(seg.tolist())
             if k < st.score.size:  # the segment k crosses the end
@@ -341,10 +342,15 @@ class PartialAcc:
 
 
 def _below_chords(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Points (inner ones) clearly below the chord of their two neighbours."""
-    cross = (x[1:-1] - x[:-2]) * (y[2:] - y[:-2]) - (y[1:-1] - y[:-2]) * (x[2:] - x[:-2])
+    """Inner points strictly below the chord of their two neighbours: exact for int64
+    coordinates (counts), with a relative margin for floats."""
+    t1 = (x[1:-1] - x[:-2]) * (y[2:] - y[:-2])
+    t2 = (y[1:-1] - y[:-2]) * (x[2:] - x[:-2])
     out = np.zeros(x.size, dtype=bool)
-    out[1:-1] = cross > 1e3 * COLLINEAR_TOL
+    if x.dtype.kind in "iu":
+        out[1:-1] = t1 > t2
+    else:
+        out[1:-1] = t1 - t2 > 1e-12 * (np.abs(t1) + np.abs(t2))
     return out
 
 
@@ -352,8 +358,8 @@ class HullAcc:
     """The ROC convex hull, by the monotone chain as the points arrive (in increasing
     FPR), with :func:`course_lib.roc_convex_hull`'s collinearity tolerance.
 
-    Each chunk is first thinned by a vectorized filter (points clearly below the chord
-    of their neighbours are never hull vertices, repeated while it removes many), and
+    Each chunk is first thinned by a vectorized filter (a point strictly below the
+    chord of its two neighbours is never a hull vertex; repeated until none is), and
     only the survivors go through the chain.
     """
 
@@ -366,18 +372,19 @@ class HullAcc:
         if st.score.size == 0:
             return
         m1, m0 = float(self.totals.m1), float(self.totals.m0)
-        x = np.concatenate(([self.hull[-1][0]], st.fp1.astype(np.float64) / m0))
-        y = np.concatenate(([self.hull[-1][1]], st.tp1.astype(np.float64) / m1))
-        while x.size > 64:
-            drop = _below_chords(x, y)
-            removed = int(drop.sum())
-            if removed == 0:
+        fp, tp = st.fp1, st.tp1
+        if fp.dtype == object:  # counts beyond int64 products: filter in floats
+            fp, tp = fp.astype(np.float64), tp.astype(np.float64)
+        idx = np.arange(fp.size)
+        while idx.size > 16:
+            drop = _below_chords(fp[idx], tp[idx])
+            if not drop.any():
                 break
-            x, y = x[~drop], y[~drop]
-            if removed < x.size // 20:
-                break
+            idx = idx[~drop]
+        x = st.fp1[idx].astype(np.float64) / m0
+        y = st.tp1[idx].astype(np.float64) / m1
         hull = self.hull
-        for px, py in zip(x[1:].tolist(), y[1:].tolist()):
+        for px, py in zip(x.tolist(), y.tolist()):
             if hull[-1] == (px, py):
                 continue
             while len(hull) >= 2:
@@ -882,9 +889,11 @@ def split_segments(chunks: Iterable[Groups]) -> Iterator[tuple[Any, Groups]]:
         n = len(seg)
         if n == 0:
             continue
-        missing = np.asarray(pd.isna(seg), dtype=bool)
-        differ = np.asarray(seg[1:] != seg[:-1], dtype=bool) & ~(missing[1:] & missing[:-1])
-        change = np.flatnonzero(differ) + 1
+        change = np.flatnonzero(np.asarray(seg[1:] != seg[:-1], dtype=bool)) + 1
+        if change.size:  # two missing values (NaN != NaN) are one segment
+            both = np.asarray(pd.isna(seg[change]), dtype=bool) & np.asarray(
+                pd.isna(seg[change - 1]), dtype=bool)
+            change = change[~both]
         bounds = np.concatenate(([0], change, [n]))
         for lo, hi in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
             yield seg[lo], Groups(ch.score[lo:hi], ch.pos[lo:hi], ch.neg[lo:hi], seg[lo:hi])
