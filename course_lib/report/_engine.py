@@ -181,7 +181,8 @@ def _column(data: pd.DataFrame, name: str, what: str) -> pd.Series:
 
 
 def _score_values(col: pd.Series, name: str) -> np.ndarray:
-    """A score column without its missing values, validated by the score policy."""
+    """A score column without its missing values, validated by the score policy;
+    integer columns keep their dtype (thresholds print as integers, as SQL gives them)."""
     if isinstance(col.dtype, pd.api.extensions.ExtensionDtype) and col.dtype.kind in "iu":
         arr = col.to_numpy(dtype=col.dtype.numpy_dtype)  # nullable ints, NA dropped already
     elif col.dtype.kind == "b" or str(col.dtype) == "boolean":
@@ -196,7 +197,9 @@ def _score_values(col: pd.Series, name: str) -> np.ndarray:
                     f"the score {name!r} must be numeric; found values of type "
                     f"{', '.join(sorted({type(v).__name__ for v in col.tolist()}))}"
                 ) from None
-    return check_scores(arr, name=f"the score {name!r}", on_inexact="keep")
+    checked = check_scores(arr, name=f"the score {name!r}", on_inexact="keep")
+    # integer scores stay integers (as in SQL), whether or not float64 holds them
+    return arr if arr.dtype.kind in "iu" else checked
 
 
 def _descending(s: np.ndarray, keys: np.ndarray | None = None) -> np.ndarray:
