@@ -383,3 +383,39 @@ def test_reversed_scores_mirror_the_auc(rows: list[tuple[bool, int, int]], chunk
 def test_groups_are_a_protocol() -> None:
     g = Groups(np.array([1.0]), np.array([1]), np.array([0]))
     assert g.segment is None
+
+
+def test_counts_beyond_int64_products_take_python_integers(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With more than about 1.5e9 rows the sums of products leave int64: the same
+    accumulators then run on Python integers (forced here on a small table)."""
+    from course_lib.report import _stream
+
+    df, mode = random_table(2)
+    expected = json.dumps(make(df, mode))
+    original = _stream.Cumulator.__init__
+
+    def wide(self: Any, totals: Any) -> None:
+        original(self, totals)
+        self.wide = totals.integral
+
+    monkeypatch.setattr(_stream.Cumulator, "__init__", wide)
+    assert json.dumps(make(df, mode)) == expected
+
+
+@given(st.lists(st.tuples(st.booleans(), st.integers(0, 6), st.integers(0, 3)),
+                min_size=6, max_size=30),
+       st.randoms(use_true_random=False))
+def test_row_order_and_repeated_rows_change_nothing(
+        rows: list[tuple[bool, int, int]], rnd: Any) -> None:
+    y = np.array([r[0] for r in rows])
+    w = np.array([r[2] for r in rows])
+    if w[y].sum() == 0 or w[~y].sum() == 0:
+        return
+    df = pd.DataFrame({"y": y.astype(int), "s": [r[1] / 6 for r in rows], "w": w})
+    shuffled = df.iloc[rnd.sample(range(len(df)), len(df))]
+    repeated = df.loc[df.index.repeat(df["w"])].drop(columns="w")
+    r1 = report(df, label="y", scores="s", weight="w").data
+    r2 = report(shuffled, label="y", scores="s", weight="w", chunk=3).data
+    r3 = report(repeated, label="y", scores="s").data
+    assert json.dumps(r1["scores"]) == json.dumps(r2["scores"]) == json.dumps(r3["scores"])
