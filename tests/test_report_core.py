@@ -419,3 +419,14 @@ def test_row_order_and_repeated_rows_change_nothing(
     r2 = report(shuffled, label="y", scores="s", weight="w", chunk=3).data
     r3 = report(repeated, label="y", scores="s").data
     assert json.dumps(r1["scores"]) == json.dumps(r2["scores"]) == json.dumps(r3["scores"])
+
+
+def test_a_missing_segment_value_is_a_segment_of_its_own() -> None:
+    df = pd.DataFrame({"y": [0, 1, 0, 1, 0, 1, 1, 0],
+                       "s": [0.1, 0.9, 0.4, 0.3, 0.2, 0.8, 0.7, 0.6],
+                       "g": ["a", "a", None, None, "b", "b", "a", None]})
+    rows = report(df, label="y", scores="s", by="g").data["segments"]
+    assert [r["segment"] for r in rows] == ["a", "b", None]
+    m = df["g"].isna().to_numpy()
+    assert value(rows[2]["auc"]) == cl.roc_auc(df["y"][m], df["s"][m], exact=True)
+    assert rows[1]["auc"] == {"fraction": "1/1", "value": 1.0}
