@@ -255,6 +255,8 @@ def _score_report(
             point["top"] = q
             points.append(point)
     gini = 2 * a - 1
+    if gains.result() is None:
+        notes.append(f"{name}: no gains table: fewer objects ({t.n}) than its ten bins")
     out: dict[str, Any] = {
         "auc": number(a),
         "auc_ci": [number(lo), number(hi)],

@@ -475,8 +475,11 @@ class GainsAcc:
                 self.high[b] = _threshold(st.score[s])
             self.low[b] = _threshold(st.score[e])
 
-    def result(self) -> list[dict[str, Any]]:
-        """The table's rows (non-empty bins), as dicts of gains_table's columns."""
+    def result(self) -> list[dict[str, Any]] | None:
+        """The table's rows (non-empty bins), as dicts of gains_table's columns; None
+        for counts fewer than the bins (as :func:`course_lib.gains_table` refuses)."""
+        if self.totals.integral and int(self.totals.n) < self.n_bins:
+            return None
         keep = (self.pos + self.neg) > 0
         n1, n0 = self.pos[keep], self.neg[keep]
         table = (gains_table_from_counts(n1, n0) if self.totals.integral
