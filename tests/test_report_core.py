@@ -430,3 +430,32 @@ def test_a_missing_segment_value_is_a_segment_of_its_own() -> None:
     m = df["g"].isna().to_numpy()
     assert value(rows[2]["auc"]) == cl.roc_auc(df["y"][m], df["s"][m], exact=True)
     assert rows[1]["auc"] == {"fraction": "1/1", "value": 1.0}
+
+
+def test_links_name_headings_of_the_chapters() -> None:
+    """Each link is the id Sphinx gives a heading (docutils' make_id) or a label; the
+    chapter 18 links are checked once that chapter is in the tree."""
+    import re
+    from pathlib import Path
+
+    from docutils.nodes import make_id
+
+    from course_lib.report import LINKS
+
+    root = Path(__file__).resolve().parents[1]
+    for metric, target in LINKS.items():
+        page, anchor = target.split("#")
+        nb = root / page.replace(".html", ".ipynb")
+        if not nb.exists():
+            assert page == "notebooks/18_validation_report.html", (metric, page)
+            continue
+        found = set()
+        for cell in json.loads(nb.read_text(encoding="utf-8"))["cells"]:
+            if cell["cell_type"] != "markdown":
+                continue
+            for line in "".join(cell["source"]).splitlines():
+                if m := re.match(r"#{1,6}\s+(.*)", line):
+                    found.add(make_id(re.sub(r"[$`*]", "", m.group(1))))
+                if m := re.match(r"\((.+)\)=\s*$", line):
+                    found.add(m.group(1))
+        assert anchor in found, (metric, anchor)
