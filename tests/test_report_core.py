@@ -459,3 +459,15 @@ def test_links_name_headings_of_the_chapters() -> None:
                 if m := re.match(r"\((.+)\)=\s*$", line):
                     found.add(m.group(1))
         assert anchor in found, (metric, anchor)
+
+
+@pytest.mark.parametrize("seed", [0, 3, 6, 9])
+def test_the_paired_test_turned_around(seed: int) -> None:
+    """b - a is a - b negated, whichever score the test streams and which it tables."""
+    df, mode = random_table(seed)
+    ab = report(df, label="y", scores=["a", "b"]).data["comparison"][0]
+    ba = report(df, label="y", scores=["b", "a"]).data["comparison"][0]
+    assert ab["p_value"] == ba["p_value"] and ab["z"] == -ba["z"]
+    assert ab["ci"] == [-ba["ci"][1], -ba["ci"][0]]
+    assert Fraction(ab["auc_difference"]["fraction"]) == -Fraction(
+        ba["auc_difference"]["fraction"])

@@ -439,33 +439,42 @@ def compute(
     scores: dict[str, Any] = {}
     u2: dict[str, int | None] = {}
     tables: dict[str, PlacementTable | None] = {}
+    # each pair streams the score with more distinct values and looks the other's
+    # placements up in a table (one row per distinct score): the smaller table
+    pairs = [(x, y_) if summary.distinct[x] >= summary.distinct[y_] else (y_, x)
+             for i, x in enumerate(names) for y_ in names[i + 1:]]
+    tabled = {p[1] for p in pairs}
     for name in names:
         step(f"score {name}")
         scores[name], u2[name], tables[name] = _score_report(
             engine, name, summary, max_fpr=b, costs=pair, top=shares, level=level,
-            chunk=chunk, keep_placements=len(names) > 1, notes=notes,
+            chunk=chunk, keep_placements=name in tabled, notes=notes,
         )
     comparison = []
     t = Totals.of(summary.positives, summary.negatives, summary.integral)
     for i, a in enumerate(names):
         for bname in names[i + 1:]:
-            ta, tb, ua, ub = tables[a], tables[bname], u2[a], u2[bname]
-            if ta is None or tb is None or ua is None or ub is None:
-                diff = _value(scores[a]["auc"]["value"] if isinstance(scores[a]["auc"], dict)
-                              else scores[a]["auc"]) - _value(
-                    scores[bname]["auc"]["value"] if isinstance(scores[bname]["auc"], dict)
-                    else scores[bname]["auc"])
+            ua, ub = u2[a], u2[bname]
+            if ua is None or ub is None:
+                diff = float(scores[a]["auc"]) - float(scores[bname]["auc"])
                 comparison.append({"a": a, "b": bname, "auc_difference": number(diff),
                                    "z": None, "p_value": None, "ci": [None, None]})
                 continue
+            first, second = (a, bname) if (a, bname) in pairs else (bname, a)
+            table = tables[second]
+            assert table is not None
             step(f"comparison {a} - {bname}")
-            r = paired_delong(engine.pair_groups(a, bname, chunk=chunk), ta, tb, t, ua, ub,
-                              level)
+            r = paired_delong(engine.pair_groups(first, second, chunk=chunk),
+                              engine.groups(first, chunk=chunk), table, t,
+                              int(u2[first] or 0), int(u2[second] or 0), level)
+            z, low, high = r["z"], r["low"], r["high"]
+            if first != a:  # the test of b - a, turned around (negation is exact)
+                z, low, high = 0.0 - z, 0.0 - high, 0.0 - low  # 0.0 - 0.0 is not -0.0
             comparison.append({
                 "a": a, "b": bname,
                 "auc_difference": number(Fraction(ua - ub, 2 * int(t.m1) * int(t.m0))),
-                "z": number(r["z"]), "p_value": number(r["p_value"]),
-                "ci": [number(r["low"]), number(r["high"])],
+                "z": number(z), "p_value": number(r["p_value"]),
+                "ci": [number(low), number(high)],
             })
     segments: list[dict[str, Any]] = []
     if engine.by is not None:

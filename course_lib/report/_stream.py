@@ -861,9 +861,54 @@ class PlacementTable(NamedTuple):
         return self.p10[k], self.p01[k]
 
 
+class _Placements:
+    """The placements ``2 m0 V10`` and ``2 m1 V01`` of a score's groups as they stream
+    (decreasing score), read for non-increasing runs of scores: a merge join that
+    keeps only the groups between the last score asked for and the stream's front."""
+
+    def __init__(self, groups: Iterable[Groups], totals: Totals) -> None:
+        self.groups = iter(groups)
+        self.cum = Cumulator(totals)
+        self.m0 = int(totals.m0)
+        empty = np.empty(0, dtype=np.int64)
+        self.score: np.ndarray | None = None  # buffered groups, increasing score
+        self.p10, self.p01 = empty, empty
+
+    def _pull(self) -> bool:
+        for g in self.groups:
+            st = self.cum.step(g)
+            if st.score.size == 0:
+                continue
+            p10 = np.asarray(2 * (self.m0 - st.fp1) + st.neg, dtype=np.int64)[::-1]
+            p01 = np.asarray(2 * st.tp0 + st.pos, dtype=np.int64)[::-1]
+            sc = st.score[::-1]
+            if self.score is None:
+                self.score, self.p10, self.p01 = sc, p10, p01
+            else:
+                self.score = np.concatenate((sc, self.score))
+                self.p10 = np.concatenate((p10, self.p10))
+                self.p01 = np.concatenate((p01, self.p01))
+            return True
+        return False
+
+    def lookup(self, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Placements of the scores ``s`` (non-increasing, after those asked before)."""
+        low = s[-1]
+        while self.score is None or self.score[0] > low:
+            if not self._pull():
+                break
+        assert self.score is not None
+        k = np.searchsorted(self.score, s)
+        out = self.p10[k], self.p01[k]
+        keep = int(np.searchsorted(self.score, low, side="right"))  # scores <= low
+        self.score, self.p10, self.p01 = (self.score[:keep], self.p10[:keep],
+                                          self.p01[:keep])
+        return out
+
+
 def paired_delong(
     chunks: Iterable[PairGroups],
-    a: PlacementTable,
+    a: Iterable[Groups],
     b: PlacementTable,
     totals: Totals,
     u2_a: int,
@@ -874,17 +919,23 @@ def paired_delong(
     :func:`course_lib.delong_test`: the variance of the difference of the placements,
     each deviation an exact integer before it is squared.
 
-    Memory: the two placement tables (one row per distinct score of each score).
+    The pair groups come by ``score_a`` decreasing, so ``a``'s placements are read by
+    a merge join with its score groups ``a`` (streamed once more); ``b``'s come from
+    its placement table, one row per distinct score of ``b``: the memory this test
+    needs (give ``b`` the score with fewer distinct values).
     """
     m1, m0 = int(totals.m1), int(totals.m0)
     den = float(2 * m0 * m1)
     s10 = s01 = 0.0
+    placements_a = _Placements(a, totals)
     for ch in chunks:
         pos = np.asarray(ch.pos).astype(np.int64)
         neg = np.asarray(ch.neg).astype(np.int64)
-        live = (pos + neg) > 0  # the tables hold the scores of positive weight only
+        live = (pos + neg) > 0  # placements exist for the scores of positive weight
+        if not live.any():
+            continue
         pos, neg = pos[live], neg[live]
-        a10, a01 = a.lookup(ch.score_a[live])
+        a10, a01 = placements_a.lookup(ch.score_a[live])
         b10, b01 = b.lookup(ch.score_b[live])
         d10 = ((a10 - b10) * m1 - (u2_a - u2_b)).astype(np.float64) / den
         d01 = ((a01 - b01) * m0 - (u2_a - u2_b)).astype(np.float64) / den
