@@ -498,8 +498,10 @@ def compute(
             "used": summary.used,
             "dropped_label": summary.dropped_label,
             "dropped_score": dict(summary.dropped_score),
-            "positives": number(summary.positives),
-            "negatives": number(summary.negatives),
+            "positives": number(int(summary.positives) if summary.integral
+                                else summary.positives),
+            "negatives": number(int(summary.negatives) if summary.integral
+                                else summary.negatives),
             "positive_rate": number(
                 Fraction(int(summary.positives), int(n)) if summary.integral
                 else float(summary.positives) / float(n)),
