@@ -197,6 +197,14 @@ def test_every_number_equals_the_library(seed: int) -> None:
         assert ops["cost"]["threshold"] == cost_t
         assert ops["top 10%"]["threshold"] == top_t
         assert ops["youden"]["threshold"] == r["scores"][name]["ks_score"]
+        for op in ops.values():  # every point's rates, exact, from the rows
+            if exact and op["threshold"] is not None:
+                fpr, tpr = cl.roc_point(y, s, op["threshold"])
+                assert (value(op["fpr"]), value(op["tpr"])) == (fpr, tpr), op["name"]
+                called = s >= op["threshold"]
+                assert value(op["rate"]) == Fraction(int(called.sum()), y.size)
+                assert value(op["precision"]) == Fraction(int((called & y).sum()),
+                                                          int(called.sum()))
     # the paired DeLong test
     comp = r["comparison"][0]
     if exact:
