@@ -623,10 +623,8 @@ def isotonic_calibration(
 
     Parameters
     ----------
-    y_true : array-like of shape (n,)
-        Labels 0/1 or bool.
-    y_score : array-like of shape (n,)
-        Scores.
+    y_true, y_score : array-like of shape (n,)
+        Labels 0/1 or bool, and scores.
     sample_weight : array-like of shape (n,), optional
         Non-negative weights, not all zero.
     exact : bool, default False

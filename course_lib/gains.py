@@ -644,10 +644,8 @@ def gains_table(y_true: Any, y_score: Any, *, n_bins: int = 10) -> pd.DataFrame:
 
     Parameters
     ----------
-    y_true : array-like of shape (n,)
-        Labels 0/1 or bool; both classes must be present.
-    y_score : array-like of shape (n,)
-        Scores.
+    y_true, y_score : array-like of shape (n,)
+        Labels 0/1 or bool (both classes must be present), and scores.
     n_bins : int, default 10
         Number of bins, from 1 to n.
 

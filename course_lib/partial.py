@@ -214,10 +214,8 @@ def partial_roc_auc(
 
     Parameters
     ----------
-    y_true : array-like of shape (n,)
-        Labels 0/1 or bool.
-    y_score : array-like of shape (n,)
-        Scores; a larger score means "more likely positive".
+    y_true, y_score : array-like of shape (n,)
+        Labels 0/1 or bool, and scores (a larger score means "more likely positive").
     max_fpr : number in (0, 1], optional
         The range ``[0, max_fpr]`` of false positive rates (scikit-learn's name).
     fpr_range : pair (a, b), optional
@@ -348,10 +346,8 @@ def h_measure(
 
     Parameters
     ----------
-    y_true : array-like of shape (n,)
-        Labels 0/1 or bool.
-    y_score : array-like of shape (n,)
-        Scores; a larger score means "more likely positive".
+    y_true, y_score : array-like of shape (n,)
+        Labels 0/1 or bool, and scores (a larger score means "more likely positive").
     severity_ratio : positive number, optional
         ``SR = c / (1 - c)``: how much worse a false positive is than a false negative
         at the mode of the cost density. Default ``pi1 / pi0`` (the positives' share
