@@ -462,10 +462,8 @@ def lift_at(
 
     Parameters
     ----------
-    y_true, y_score, sample_weight
-        As in :func:`gain_curve`.
-    rate : float or array-like of floats in [0, 1]
-        Share of objects (of the total weight) selected from the top.
+    y_true, y_score, rate, sample_weight
+        As in :func:`gain_at`.
 
     Returns
     -------
