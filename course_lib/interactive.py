@@ -350,8 +350,8 @@ def threshold_explorer(
     need_classes(c.m1, c.m0, "the ROC curve", warn=False)
     rates_tp, rates_fp, thresholds = with_origin(c)
     tp, fp = rates_tp, rates_fp
-    if w is not None and scaled is not None and scaled is not w:  # back to the units of the weights, exactly
-        unit = float(w.max()) / float(scaled.max())  # a power of two
+    if w is not None and scaled is not None and scaled is not w:
+        unit = float(w.max()) / float(scaled.max())  # a power of two: exact
         tp, fp = rates_tp * unit, rates_fp * unit
     m1, m0 = tp[-1], fp[-1]
     tpr, fpr = rates_tp / rates_tp[-1], rates_fp / rates_fp[-1]  # the ROC curve
