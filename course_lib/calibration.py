@@ -229,10 +229,25 @@ def _bin_ids(p: np.ndarray, w: np.ndarray | None, n_bins: int, strategy: str) ->
     return np.searchsorted(edges[1:-1], p)
 
 
+class _Binned(NamedTuple):
+    y: np.ndarray
+    p: np.ndarray
+    w: np.ndarray | None
+    total: np.ndarray
+    sum_y: np.ndarray
+    sum_p: np.ndarray
+    ids: np.ndarray
+
+
 def _binned(
-    y: np.ndarray, p: np.ndarray, w: np.ndarray | None, n_bins: int, strategy: str
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Per non-empty bin: weight, sum of w*y, sum of w*p; and each object's bin."""
+    y_true: Any, y_prob: Any, sample_weight: Any, n_bins: Any, strategy: Any, what: str,
+    *, scale: bool = True,
+) -> _Binned:
+    """The opening of every binned function: the options and the input validated
+    (weights rescaled unless ``scale=False``, as in :func:`_check_prob`), then per
+    non-empty bin its weight, the sum of w*y and of w*p, and each object's bin."""
+    n_bins = _check_bins(n_bins, strategy)
+    y, p, w = _check_prob(y_true, y_prob, sample_weight, what, scale=scale)
     ids = _bin_ids(p, w, n_bins, strategy)
     size = int(ids.max()) + 1
     yf = y.astype(np.float64)
@@ -246,7 +261,7 @@ def _binned(
         sum_p = np.bincount(ids, weights=w * p, minlength=size)
     keep = total > 0
     rank = np.cumsum(keep) - 1  # old bin -> index among the kept bins
-    return total[keep], sum_y[keep], sum_p[keep], rank[ids]
+    return _Binned(y, p, w, total[keep], sum_y[keep], sum_p[keep], rank[ids])
 
 
 # ------------------------------------------------------------------------- metrics
@@ -302,11 +317,10 @@ def calibration_curve(
     >>> c.prob_true.round(4).tolist(), c.prob_pred.round(4).tolist(), c.counts.tolist()
     ([0.3333, 1.0], [0.2167, 0.6], [6, 1])
     """
-    n_bins = _check_bins(n_bins, strategy)
     # the counts are sums of the weights as given
-    y, p, w = _check_prob(y_true, y_prob, sample_weight, "the reliability curve", scale=False)
-    total, sum_y, sum_p, _ = _binned(y, p, w, n_bins, strategy)
-    return ReliabilityCurve(sum_y / total, sum_p / total, total)
+    b = _binned(y_true, y_prob, sample_weight, n_bins, strategy, "the reliability curve",
+                scale=False)
+    return ReliabilityCurve(b.sum_y / b.total, b.sum_p / b.total, b.total)
 
 
 def brier_score(y_true: Any, y_prob: Any, *, sample_weight: Any = None) -> float:
@@ -495,9 +509,9 @@ def brier_decomposition(
     >>> round(d.reliability - d.resolution + d.uncertainty, 4), round(brier_score(y, p), 4)
     (0.24, 0.24)
     """
-    n_bins = _check_bins(n_bins, strategy)
-    y, p, w = _check_prob(y_true, y_prob, sample_weight, "the Brier decomposition")
-    total, sum_y, sum_p, ids = _binned(y, p, w, n_bins, strategy)
+    y, p, w, total, sum_y, sum_p, ids = _binned(
+        y_true, y_prob, sample_weight, n_bins, strategy, "the Brier decomposition"
+    )
     weight = float(total.sum())
     f, o = sum_p / total, sum_y / total
     base = float(sum_y.sum()) / weight
@@ -713,10 +727,8 @@ def isotonic_calibration(
 
     Parameters
     ----------
-    y_true : array-like of shape (n,)
-        Labels 0/1 or bool.
-    y_score : array-like of shape (n,)
-        Scores.
+    y_true, y_score : array-like of shape (n,)
+        Labels 0/1 or bool, and scores.
     sample_weight : array-like of shape (n,), optional
         Non-negative weights, not all zero.
     exact : bool, default False

@@ -280,16 +280,27 @@ def _divide(num: Any, den: Any, what: str, per: str, stacklevel: int = 3) -> Any
     return np.divide(num, den, out=np.zeros_like(num), where=~zero)
 
 
-def _averaged(
-    m: np.ndarray,
-    average: str | None,
+def _check_average(average: Any) -> None:
+    if average not in _AVERAGES:
+        raise ValueError(
+            f"average must be 'binary', 'macro', 'micro', 'weighted' or None; got {average!r}"
+        )
+
+
+def _rate(
+    labelled: tuple[Any, Any, Any, Any, Any],
+    average: Any,
     num_of: Any,
     den_of: Any,
     what: str,
     per: str,
 ) -> float | np.ndarray:
-    """Average a per-class ratio ``num_of(c) / den_of(c)`` of the counts ``c``."""
-    c = per_class_counts(m)
+    """The per-class ratio ``num_of(c) / den_of(c)`` of the public rate metrics
+    (precision, recall, specificity, F-beta), from their ``(y_true, y_pred, matrix,
+    labels, sample_weight)`` and ``average``: checked, resolved and averaged (see the
+    module docstring; the warnings of :func:`_divide` point at the public call)."""
+    _check_average(average)
+    c = per_class_counts(_resolve(*labelled, average == "binary"))
     if average == "binary":
         return float(_divide(num_of(c)[1], den_of(c)[1], what, per, 4))
     if average == "micro":
@@ -302,13 +313,6 @@ def _averaged(
         return float(values.mean())
     support = c.tp + c.fn
     return float(_divide(np.dot(support, values), support.sum(), what, "true samples", 4))
-
-
-def _check_average(average: Any) -> None:
-    if average not in _AVERAGES:
-        raise ValueError(
-            f"average must be 'binary', 'macro', 'micro', 'weighted' or None; got {average!r}"
-        )
 
 
 def accuracy(
@@ -384,11 +388,8 @@ def precision(
     >>> precision(matrix=matrix_from_counts(tp=20, fp=10, fn=40, tn=0))
     0.6666666666666666
     """
-    _check_average(average)
-    m = _resolve(y_true, y_pred, matrix, labels, sample_weight, average == "binary")
-    return _averaged(
-        m, average, lambda c: c.tp, lambda c: c.tp + c.fp, "precision", "predicted samples"
-    )
+    return _rate((y_true, y_pred, matrix, labels, sample_weight), average,
+                 lambda c: c.tp, lambda c: c.tp + c.fp, "precision", "predicted samples")
 
 
 def recall(
@@ -427,11 +428,8 @@ def recall(
     >>> recall(matrix=m, average="macro"), round(recall(matrix=m, average="micro"), 4)
     (0.775, 0.5478)
     """
-    _check_average(average)
-    m = _resolve(y_true, y_pred, matrix, labels, sample_weight, average == "binary")
-    return _averaged(
-        m, average, lambda c: c.tp, lambda c: c.tp + c.fn, "recall", "true samples"
-    )
+    return _rate((y_true, y_pred, matrix, labels, sample_weight), average,
+                 lambda c: c.tp, lambda c: c.tp + c.fn, "recall", "true samples")
 
 
 def specificity(
@@ -461,11 +459,8 @@ def specificity(
     >>> specificity(matrix=matrix_from_counts(tp=90, fp=10, fn=10, tn=999890))
     0.9999899989999
     """
-    _check_average(average)
-    m = _resolve(y_true, y_pred, matrix, labels, sample_weight, average == "binary")
-    return _averaged(
-        m, average, lambda c: c.tn, lambda c: c.tn + c.fp, "specificity", "negative samples"
-    )
+    return _rate((y_true, y_pred, matrix, labels, sample_weight), average,
+                 lambda c: c.tn, lambda c: c.tn + c.fp, "specificity", "negative samples")
 
 
 def f_beta(
@@ -513,15 +508,9 @@ def f_beta(
     b2 = float(beta) ** 2
     if not (np.isfinite(b2) and float(beta) >= 0):
         raise ValueError(f"beta must be non-negative and finite, got {beta!r}")
-    m = _resolve(y_true, y_pred, matrix, labels, sample_weight, average == "binary")
-    return _averaged(
-        m,
-        average,
-        lambda c: (1 + b2) * c.tp,
-        lambda c: (1 + b2) * c.tp + b2 * c.fn + c.fp,
-        "the F-score",
-        "true or predicted samples",
-    )
+    return _rate((y_true, y_pred, matrix, labels, sample_weight), average,
+                 lambda c: (1 + b2) * c.tp, lambda c: (1 + b2) * c.tp + b2 * c.fn + c.fp,
+                 "the F-score", "true or predicted samples")
 
 
 def balanced_accuracy(

@@ -38,7 +38,7 @@ from ._checks import (
     undefined,
 )
 from ._curves import CurveView
-from ._groups import cumulative_counts, with_origin
+from ._groups import counts_at_class_scores, counts_at_cuts, cumulative_counts, with_origin
 
 __all__ = [
     "GainCurve",
@@ -253,9 +253,13 @@ def gain_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> GainC
     >>> c.thresholds.tolist()
     [inf, 0.6, 0.5, 0.3, 0.2, 0.1, 0.0]
     """
-    tp, fp, thresholds = _cumulative(
-        y_true, y_score, sample_weight, "gain curve", need_negatives=False
+    return _gain_of(
+        *_cumulative(y_true, y_score, sample_weight, "gain curve", need_negatives=False)
     )
+
+
+def _gain_of(tp: np.ndarray, fp: np.ndarray, thresholds: np.ndarray) -> GainCurve:
+    """The gain curve of cumulative counts from :func:`with_origin` (positives present)."""
     selected = tp + fp
     return GainCurve(selected / selected[-1], tp / tp[-1], thresholds)
 
@@ -335,9 +339,13 @@ def ks_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> KsCurve
     >>> c.ks, round(c.ks_rate * 7, 10), c.ks_threshold
     (0.5, 5.0, 0.2)
     """
-    tp, fp, thresholds = _cumulative(
-        y_true, y_score, sample_weight, "KS chart", need_negatives=True
+    return _ks_of(
+        *_cumulative(y_true, y_score, sample_weight, "KS chart", need_negatives=True)
     )
+
+
+def _ks_of(tp: np.ndarray, fp: np.ndarray, thresholds: np.ndarray) -> KsCurve:
+    """The KS chart of cumulative counts from :func:`with_origin` (both classes present)."""
     selected = tp + fp
     m1, m0 = tp[-1], fp[-1]
     # m0 m1 (TPR - FPR): exact for counts, so equal gaps compare equal
@@ -355,37 +363,21 @@ def ks_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> KsCurve
     )
 
 
-def _run_starts(sorted_values: np.ndarray) -> np.ndarray:
-    """Index of the first element of each run of equal values in a sorted array."""
-    new = np.empty(sorted_values.size, dtype=bool)
-    new[0] = True
-    np.not_equal(sorted_values[1:], sorted_values[:-1], out=new[1:])
-    return np.flatnonzero(new)
-
-
 def _ks_unweighted(y: np.ndarray, s: np.ndarray) -> float:
     """KS distance from the two classes' sorted scores, exact in integers.
 
     The gap ``TPR - FPR`` grows on steps with positives and shrinks on steps with
-    negatives, so its maximum is at a vertex ``score >= v`` with ``v`` a positive's
-    score, and also at a vertex ``score > u`` with ``u`` a negative's score (or it is
-    0). The smaller class supplies these candidate cut-offs (one per distinct score);
-    a binary search in the other class counts it. This needs no grouping of all n
-    scores and is about two to four times one ``numpy.sort`` of the scores.
+    negatives, so its maximum is 0 (the empty selection) or is reached at a vertex
+    ``score >= v`` with ``v`` a positive's score, and also at a vertex ``score > u``
+    with ``u`` a negative's score. The smaller class supplies these vertices
+    (:func:`course_lib._groups.counts_at_class_scores`), with no grouping of all n
+    scores (about one ``numpy.sort`` of the scores in all).
     """
-    pos = np.sort(s[y])
-    neg = np.sort(s[~y])
-    m1, m0 = pos.size, neg.size
-    if m1 <= m0:
-        i = _run_starts(pos)  # i positives score below pos[i]
-        neg_below = np.searchsorted(neg, pos[i], side="left")
-        # m0 m1 (TPR - FPR) = m0 (m1 - i) - m1 (m0 - neg_below)
-        gap = m1 * neg_below - m0 * i
-    else:
-        j = np.append(_run_starts(neg)[1:], m0)  # j negatives score at most neg[j - 1]
-        pos_at_most = np.searchsorted(pos, neg[j - 1], side="right")
-        # m0 m1 (TPR - FPR) = m0 (m1 - pos_at_most) - m1 (m0 - j)
-        gap = m1 * j - m0 * pos_at_most
+    m1 = int(np.count_nonzero(y))
+    m0 = y.size - m1
+    tp, fp = counts_at_class_scores(y, s, positives=m1 <= m0)
+    # m0 m1 (TPR - FPR), exact in int64 (at most m0 m1 < 2**63)
+    gap = tp * m0 - fp * m1
     return max(0, int(gap.max())) / (m0 * m1)
 
 
@@ -470,10 +462,8 @@ def lift_at(
 
     Parameters
     ----------
-    y_true, y_score, sample_weight
-        As in :func:`gain_curve`.
-    rate : float or array-like of floats in [0, 1]
-        Share of objects (of the total weight) selected from the top.
+    y_true, y_score, rate, sample_weight
+        As in :func:`gain_at`.
 
     Returns
     -------
@@ -652,10 +642,8 @@ def gains_table(y_true: Any, y_score: Any, *, n_bins: int = 10) -> pd.DataFrame:
 
     Parameters
     ----------
-    y_true : array-like of shape (n,)
-        Labels 0/1 or bool; both classes must be present.
-    y_score : array-like of shape (n,)
-        Scores.
+    y_true, y_score : array-like of shape (n,)
+        Labels 0/1 or bool (both classes must be present), and scores.
     n_bins : int, default 10
         Number of bins, from 1 to n.
 
@@ -703,19 +691,10 @@ def gains_table(y_true: Any, y_score: Any, *, n_bins: int = 10) -> pd.DataFrame:
     m1 = int(np.count_nonzero(y))
     _need_class(m1, "positive", "gains table")
     _need_class(n - m1, "negative", "gains table")
-    ascending = np.sort(s)
-    positives = np.sort(s[y])
-    # first position (in decreasing order) of bins 2..n_bins before ties: ceil(b n / n_bins)
-    b = np.arange(1, n_bins, dtype=np.int64)
-    start = -((-b * n) // n_bins)
-    score = ascending[n - 1 - start]  # score of the object at that position
-    above = n - np.searchsorted(ascending, score, side="right")  # where its tie group starts
-    through = n - np.searchsorted(ascending, score, side="left")  # where its tie group ends
-    # a tie group starting before the boundary belongs to the bin above: move the boundary
-    top = np.concatenate(([0], np.where(above == start, start, through), [n]))
-    # positives among the `top` highest scores (a group boundary, so a real threshold)
-    lowest = ascending[n - np.maximum(top, 1)]
-    cum_pos = np.where(top > 0, m1 - np.searchsorted(positives, lowest, side="left"), 0)
+    # first position (in decreasing order) of bins 2..n_bins before ties: ceil(b n / n_bins);
+    # a tie group starting before the boundary belongs to the bin above
+    b = np.arange(0, n_bins + 1, dtype=np.int64)
+    top, cum_pos = counts_at_cuts(y, s, -((-b * n) // n_bins))
     n_in_bin, pos_in_bin = np.diff(top), np.diff(cum_pos)
     keep = n_in_bin > 0
     table = gains_table_from_counts(pos_in_bin[keep], (n_in_bin - pos_in_bin)[keep])
@@ -772,10 +751,17 @@ def profit_curve(
     # money, in units of the weights: not rescaled
     y, s, w = check_binary(y_true, y_score, sample_weight, scale=False)
     tp, fp, thresholds = with_origin(cumulative_counts(y, s, w))
-    selected = tp + fp
-    if selected[-1] == 0:
+    if tp.size == 1:  # every weight zero: no object to contact
         undefined("the profit curve", None, warn=False)
-    profit = r * tp - c * selected
+    return _profit_of(tp, fp, thresholds, c, r)
+
+
+def _profit_of(
+    tp: np.ndarray, fp: np.ndarray, thresholds: np.ndarray, cost: float, revenue: float
+) -> ProfitCurve:
+    """The profit curve of cumulative counts from :func:`with_origin` (some weight)."""
+    selected = tp + fp
+    profit = revenue * tp - cost * selected
     rate = selected / selected[-1]
     k = int(np.argmax(profit))
     return ProfitCurve(

@@ -40,8 +40,8 @@ from typing import Any
 
 import numpy as np
 
-from ._checks import UndefinedMetricWarning, check_binary
-from ._groups import ScoreGroups, score_groups
+from ._checks import UndefinedMetricWarning, check_binary, need_classes, scale_weights
+from ._groups import cumulative_counts, with_origin
 from .confusion import (
     accuracy,
     balanced_accuracy,
@@ -50,10 +50,8 @@ from .confusion import (
     mcc,
     recall,
 )
-from .gains import _non_negative, gain_curve, ks_curve, profit_curve
+from .gains import _gain_of, _ks_of, _non_negative, _profit_of
 from .plotting._style import COLORS
-from .pr import pr_curve
-from .roc import roc_curve
 
 __all__ = ["ThresholdExplorer", "threshold_explorer", "MODULE_PATH", "STYLE_PATH"]
 
@@ -344,22 +342,26 @@ def threshold_explorer(
     if title is not None and not isinstance(title, str):
         raise ValueError(f"title must be a string, got {title!r}")
 
-    roc = roc_curve(y, s, sample_weight=w)  # raises unless both classes are present
-    gain = gain_curve(y, s, sample_weight=w)
-    ks = ks_curve(y, s, sample_weight=w)
-    # The cumulative counts behind those curves, one row per vertex (the same groups).
-    g = score_groups(y, s, w)
-    if w is not None:
-        nonempty = (g.pos + g.neg) > 0
-        g = ScoreGroups(g.scores[nonempty], g.pos[nonempty], g.neg[nonempty])
-    tp = np.concatenate(([0], np.cumsum(g.pos)))
-    fp = np.concatenate(([0], np.cumsum(g.neg)))
+    # One grouping for every curve: the running counts of the weights rescaled by a
+    # power of two (every rate is a ratio of them, as in roc_curve and the others);
+    # the counts shown, and the profit, are in the units of the weights as given.
+    scaled = scale_weights(w)
+    c = cumulative_counts(y, s, scaled)
+    need_classes(c.m1, c.m0, "the ROC curve", warn=False)
+    rates_tp, rates_fp, thresholds = with_origin(c)
+    tp, fp = rates_tp, rates_fp
+    if w is not None and scaled is not None and scaled is not w:
+        unit = float(w.max()) / float(scaled.max())  # a power of two: exact
+        tp, fp = rates_tp * unit, rates_fp * unit
     m1, m0 = tp[-1], fp[-1]
-    thresholds = roc.thresholds
+    tpr, fpr = rates_tp / rates_tp[-1], rates_fp / rates_fp[-1]  # the ROC curve
+    precision = rates_tp[1:] / (rates_tp[1:] + rates_fp[1:])  # the PR curve
+    gain = _gain_of(rates_tp, rates_fp, thresholds)
+    ks = _ks_of(rates_tp, rates_fp, thresholds)
     selected = tp + fp
     profit = None
     if cost_pair is not None:
-        profit = profit_curve(y, s, cost=cost_pair[0], revenue=cost_pair[1], sample_weight=w)
+        profit = _profit_of(tp, fp, thresholds, cost_pair[0], cost_pair[1])
 
     if threshold is not None:
         # the row of "score >= threshold": the smallest distinct score not below it
@@ -373,7 +375,6 @@ def threshold_explorer(
         landmarks.add(int(np.argmax(profit.profit)))
     keep = _thin(selected, landmarks, limit)
 
-    pr = pr_curve(y, s, sample_weight=w)  # no point at the empty selection
     rows: dict[str, list] = {
         k: [] for k in ("threshold", "below", "tp", "fp", "fn", "tn", "rate")
     }
@@ -387,10 +388,10 @@ def threshold_explorer(
         for k, v in counts.items():
             rows[k].append(v)
         rows["rate"].append(gain.rate[i])
-        rows["tpr"].append(roc.tpr[i])
-        rows["fpr"].append(roc.fpr[i])
+        rows["tpr"].append(tpr[i])
+        rows["fpr"].append(fpr[i])
         rows["recall"].append(_defined(recall, m))
-        rows["precision"].append(None if i == 0 else pr.precision[i - 1])
+        rows["precision"].append(None if i == 0 else precision[i - 1])
         rows["f1"].append(_defined(f_beta, m, beta=1.0))
         rows["accuracy"].append(_defined(accuracy, m))
         rows["balanced_accuracy"].append(_defined(balanced_accuracy, m))

@@ -47,7 +47,7 @@ from ._checks import (
     undefined,
 )
 from ._curves import CurveView
-from ._groups import cumulative_counts, cumulative_sums, with_origin
+from ._groups import Cumulative, cumulative_counts, cumulative_sums, with_origin
 
 __all__ = [
     "LorenzCurve",
@@ -258,10 +258,10 @@ def _validate(
     return t, s, check_weights(sample_weight, s.size, scale=scale)
 
 
-def _cap_groups(
-    t: np.ndarray, s: np.ndarray, w: np.ndarray | None
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Groups of equal score in decreasing order: (scores, weight, target mass).
+def _cap_groups(t: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> Cumulative:
+    """Groups of equal score in decreasing order, read for the CAP curve: ``pos`` is
+    the target mass of each group and ``neg`` its weight (every object's), ``tp`` and
+    ``fp`` their running sums.
 
     Labels (bool ``t``) go through :func:`~course_lib._groups.cumulative_counts`, a
     real target through :func:`~course_lib._groups.cumulative_sums` (mass ``t w`` and
@@ -270,10 +270,10 @@ def _cap_groups(
     """
     if t.dtype == bool:
         c = cumulative_counts(t, s, w)
-        return c.thresholds, c.pos + c.neg, c.pos
+        weight = c.pos + c.neg  # the rate counts every object
+        return c._replace(neg=weight, fp=np.cumsum(weight))
     weight = np.ones(s.size) if w is None else w
-    c = cumulative_sums(s, t * weight, weight)
-    return c.thresholds, c.neg, c.pos
+    return cumulative_sums(s, t * weight, weight)
 
 
 def _area_numerator(weight: np.ndarray, mass: np.ndarray) -> Any:
@@ -340,13 +340,7 @@ def cap_curve(
     >>> c.thresholds.tolist()
     [inf, 0.6, 0.5, 0.3, 0.2, 0.1, 0.0]
     """
-    t, s, w = _validate(y_true, y_score, sample_weight, regression)
-    if t.dtype == bool:
-        c = cumulative_counts(t, s, w)
-        c = c._replace(fp=np.cumsum(c.pos + c.neg))  # the rate counts every object
-    else:
-        weight = np.ones(s.size) if w is None else w
-        c = cumulative_sums(s, t * weight, weight)
+    c = _cap_groups(*_validate(y_true, y_score, sample_weight, regression))
     if not c.fp.size or c.fp[-1] == 0:
         undefined("the CAP curve", None, warn=False)
     if c.tp[-1] == 0:  # no positive (for a real target: it sums to zero)
@@ -394,7 +388,8 @@ def _numerator_and_total(
     functions return are unchanged: :func:`course_lib._checks.check_weights`), so that
     no product overflows or underflows.
     """
-    _, weight, mass = _cap_groups(t, s, w)
+    c = _cap_groups(t, s, w)
+    weight, mass = c.neg, c.pos
     if exact:
         weight, mass = _as_exact(weight, "weights"), _as_exact(mass, "targets")
     return _area_numerator(weight, mass), 2 * weight.sum() * mass.sum()

@@ -90,10 +90,8 @@ def soft_auc(y_true: Any, y_score: Any, *, beta: float = 1.0, sample_weight: Any
 
     Parameters
     ----------
-    y_true : array-like of shape (n,)
-        Labels 0/1 or bool.
-    y_score : array-like of shape (n,)
-        Scores.
+    y_true, y_score : array-like of shape (n,)
+        Labels 0/1 or bool, and scores.
     beta : float, default 1.0
         Steepness of the sigmoid, positive and finite. The surrogate depends on
         ``beta * y_score`` only: doubling the scores is doubling ``beta``.
@@ -148,10 +146,8 @@ def soft_auc_gradient(
 
     Parameters
     ----------
-    y_true : array-like of shape (n,)
-        Labels 0/1 or bool.
-    y_score : array-like of shape (n,)
-        Scores.
+    y_true, y_score : array-like of shape (n,)
+        Labels 0/1 or bool, and scores.
     beta : float, default 1.0
         Steepness of the sigmoid, positive and finite.
     sample_weight : array-like of shape (n,), optional

@@ -53,7 +53,6 @@ from ._checks import (
     integer_weights,
     need_classes,
 )
-from ._curves import read_line
 from ._groups import cumulative_counts, with_origin
 from .roc import roc_convex_hull, roc_curve
 
@@ -128,30 +127,69 @@ def _check_standardized(standardized: Any) -> bool:
     raise ValueError(f'standardized must be False or "mcclish", got {standardized!r}')
 
 
-def _area_to(f: np.ndarray, t: np.ndarray, cum: np.ndarray, x: float) -> float:
-    """Area under the broken line through ``(f, t)`` from ``f[0] = 0`` to ``x``."""
+def _broken_line(
+    y: np.ndarray, s: np.ndarray, w: np.ndarray | None, axis: str, exact: bool
+) -> tuple[np.ndarray, np.ndarray, Any, Any]:
+    """The ROC curve as ``(f, t, f_unit, t_unit)``: the vertices ``(f / f_unit,
+    t / t_unit)``, reflected for a band of TPR so that the area is always read along f.
+
+    ``exact=True``: ``f`` and ``t`` are the counts FP and TP as Python ints (object
+    arrays) and the units the class totals, so all that follows is integer and
+    :class:`~fractions.Fraction` arithmetic. Otherwise the rates FPR and TPR as floats
+    (those of :func:`course_lib.roc.roc_curve`) and units 1. The reflection
+    ``(FPR, TPR) -> (1 - TPR, 1 - FPR)``, reversed, turns the region right of the
+    curve inside ``a <= TPR <= b`` into the region under it over ``1 - b <= f <= 1 - a``.
+    """
+    tp, fp, _ = with_origin(cumulative_counts(y, s, w))
+    t_unit: Any
+    f_unit: Any
+    if exact:
+        t, f = tp.astype(np.int64).astype(object), fp.astype(np.int64).astype(object)
+        t_unit, f_unit = t[-1], f[-1]
+    else:
+        t, f, t_unit, f_unit = tp / tp[-1], fp / fp[-1], 1, 1
+    if axis == "tpr":
+        f, t = t[-1] - t[::-1], f[-1] - f[::-1]
+        f_unit, t_unit = t_unit, f_unit
+    return f, t, f_unit, t_unit
+
+
+def _twice_area_to(f: np.ndarray, t: np.ndarray, twice: np.ndarray, x: Any) -> Any:
+    """Twice the area under the broken line through ``(f, t)`` from ``f[0] = 0`` to
+    ``x``, in the number type of ``x``: ``twice[k]`` is that up to vertex ``k``.
+
+    Floats, or integer vertices with a Fraction ``x`` (then exact, a Fraction).
+    """
     k = int(np.searchsorted(f, x, side="right")) - 1  # last vertex at or before x
     if f[k] == x:
-        return float(cum[k])
-    tx = float(read_line(f, t, x))
-    return float(cum[k] + (x - f[k]) * (t[k] + tx) / 2)
+        return twice[k]
+    # f[k] < x < f[k + 1]: the curve read at x along the segment k -> k + 1
+    # (numpy.interp's formula, as course_lib._curves.read_line)
+    slope = _ratio(t[k + 1] - t[k], f[k + 1] - f[k])
+    tx = slope * (x - f[k]) + t[k]
+    return twice[k] + (x - f[k]) * (t[k] + tx)
 
 
-def _area_to_exact(fp: list[int], tp: list[int], twice: list[int], m0: int, m1: int,
-                   x: Fraction) -> Fraction:
-    """:func:`_area_to` on integer vertices ``(fp/m0, tp/m1)``, as a Fraction.
+def _ratio(num: Any, den: Any) -> Any:
+    """``num / den``: a Fraction for integers, a float otherwise."""
+    if isinstance(num, int) and isinstance(den, int):
+        return Fraction(num, den)
+    return num / den
 
-    ``twice[k]`` is ``2 m0 m1`` times the area up to vertex ``k``.
-    """
-    xm = x * m0
-    k = int(np.searchsorted(np.asarray(fp), xm.numerator // xm.denominator, side="right")) - 1
-    base = Fraction(twice[k], 2 * m0 * m1)
-    if fp[k] == xm:
-        return base
-    # the segment k -> k + 1 rises in FPR (x lies strictly inside it)
-    tk = Fraction(tp[k], m1)
-    tx = tk + (xm - fp[k]) * Fraction(tp[k + 1] - tp[k], m1 * (fp[k + 1] - fp[k]))
-    return base + (x - Fraction(fp[k], m0)) * (tk + tx) / 2
+
+def _partial_area(
+    y: np.ndarray, s: np.ndarray, w: np.ndarray | None, axis: str, a: Any, b: Any,
+    exact: bool,
+) -> Any:
+    """The area under the ROC curve over ``a <= FPR <= b`` (or right of it inside
+    ``a <= TPR <= b``), with the range ends reflected alike: ``(area, a, b)`` as
+    Fractions with ``exact=True``, floats otherwise."""
+    f, t, f_unit, t_unit = _broken_line(y, s, w, axis, exact)
+    if axis == "tpr":
+        a, b = 1 - b, 1 - a
+    twice = np.concatenate(([0], np.cumsum(np.diff(f) * (t[1:] + t[:-1]))))
+    between = _twice_area_to(f, t, twice, b * f_unit) - _twice_area_to(f, t, twice, a * f_unit)
+    return _ratio(between, 2 * f_unit * t_unit), a, b
 
 
 def _mcclish(area: Any, axis: str, a: Any, b: Any) -> Any:
@@ -176,10 +214,8 @@ def partial_roc_auc(
 
     Parameters
     ----------
-    y_true : array-like of shape (n,)
-        Labels 0/1 or bool.
-    y_score : array-like of shape (n,)
-        Scores; a larger score means "more likely positive".
+    y_true, y_score : array-like of shape (n,)
+        Labels 0/1 or bool, and scores (a larger score means "more likely positive").
     max_fpr : number in (0, 1], optional
         The range ``[0, max_fpr]`` of false positive rates (scikit-learn's name).
     fpr_range : pair (a, b), optional
@@ -235,38 +271,14 @@ def partial_roc_auc(
         w = integer_weights(w)
     if not has_both_classes(y, w, "the partial ROC AUC"):
         return float("nan")
-    if exact:
-        ea = a if isinstance(a, Fraction) else Fraction(repr(a))
-        eb = b if isinstance(b, Fraction) else Fraction(repr(b))
-        tps, fps, _ = with_origin(cumulative_counts(y, s, w))
-        tp = [int(v) for v in tps.tolist()]
-        fp = [int(v) for v in fps.tolist()]
-        m1, m0 = tp[-1], fp[-1]
-        if axis == "tpr":  # reflect: (FPR, TPR) -> (1 - TPR, 1 - FPR), reversed
-            fp, tp = [m1 - v for v in tp[::-1]], [m0 - v for v in fp[::-1]]
-            m0, m1 = m1, m0
-            ea, eb = 1 - eb, 1 - ea
-        twice = np.concatenate(
-            ([0], np.cumsum(np.diff(np.array(fp, dtype=object))
-                            * (np.array(tp[1:], dtype=object)
-                               + np.array(tp[:-1], dtype=object))))
-        ).tolist()
-        area: Any = (_area_to_exact(fp, tp, twice, m0, m1, eb)
-                     - _area_to_exact(fp, tp, twice, m0, m1, ea))
-        if std:
-            area = _mcclish(area, "fpr", ea, eb)
-        return area
-    curve = roc_curve(y, s, sample_weight=w)
-    f, t = curve.fpr, curve.tpr
-    fa, fb = float(a), float(b)
-    if axis == "tpr":
-        f, t = 1.0 - t[::-1], 1.0 - f[::-1]
-        fa, fb = 1.0 - fb, 1.0 - fa
-    cum = np.concatenate(([0.0], np.cumsum(np.diff(f) * (t[1:] + t[:-1]) / 2)))
-    area = _area_to(f, t, cum, fb) - _area_to(f, t, cum, fa)
+    if exact:  # a float range end is read as the decimal it prints as
+        a, b = (v if isinstance(v, Fraction) else Fraction(repr(v)) for v in (a, b))
+    else:
+        a, b = float(a), float(b)
+    area, a, b = _partial_area(y, s, w, axis, a, b, exact)
     if std:
-        area = _mcclish(area, "fpr", fa, fb)
-    return float(area)
+        area = _mcclish(area, "fpr", a, b)
+    return area if exact else float(area)
 
 
 # ----------------------------------------------------------------------------- H-measure
@@ -334,10 +346,8 @@ def h_measure(
 
     Parameters
     ----------
-    y_true : array-like of shape (n,)
-        Labels 0/1 or bool.
-    y_score : array-like of shape (n,)
-        Scores; a larger score means "more likely positive".
+    y_true, y_score : array-like of shape (n,)
+        Labels 0/1 or bool, and scores (a larger score means "more likely positive").
     severity_ratio : positive number, optional
         ``SR = c / (1 - c)``: how much worse a false positive is than a false negative
         at the mode of the cost density. Default ``pi1 / pi0`` (the positives' share

@@ -120,3 +120,13 @@ def _no_spines(ax: Any) -> None:
     """Hide the four spines (for grids and matrices drawn as cells)."""
     for side in ("top", "right", "bottom", "left"):
         ax.spines[side].set_visible(False)
+
+
+def _finish(ax: Any, title: str | None = None, **legend: Any) -> Any:
+    """The last steps of every figure: the legend (``ax.legend(**legend)``, only when
+    keywords are given), then the title (if any); returns ``ax``."""
+    if legend:
+        ax.legend(**legend)
+    if title:
+        ax.set_title(title)
+    return ax

@@ -11,7 +11,7 @@ import matplotlib.pyplot as plt  # noqa: F401 (the doctests close their figures)
 import numpy as np
 
 from ..roc import pair_matrix, roc_auc, roc_curve
-from ._style import COLORS, _no_spines, _unit_square, new_axes
+from ._style import COLORS, _finish, _no_spines, _unit_square, new_axes
 
 __all__ = ["plot_weighted_grid", "plot_score_scales", "plot_roc_overlay", "plot_thinning"]
 
@@ -116,9 +116,7 @@ def plot_weighted_grid(
     ax.set_ylabel("positives, height ∝ weight (wTPR →)")
     _unit_square(ax)
     _no_spines(ax)
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, title)
 
 
 def _unit(v: np.ndarray) -> np.ndarray:
@@ -194,10 +192,7 @@ def plot_score_scales(
     ax.set_ylabel("score (each scale: min to max)")
     for side in ("top", "right", "left"):
         ax.spines[side].set_visible(False)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=2)
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, title, loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=2)
 
 
 def plot_roc_overlay(
@@ -258,10 +253,7 @@ def plot_roc_overlay(
     ax.set_xlabel("FPR")
     ax.set_ylabel("TPR")
     _unit_square(ax)
-    ax.legend(loc="lower right", fontsize=9)
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, title, loc="lower right", fontsize=9)
 
 
 def plot_thinning(
@@ -330,7 +322,4 @@ def plot_thinning(
     ax.minorticks_off()
     ax.set_xlabel("share of the class kept")
     ax.set_ylabel("ROC AUC")
-    ax.legend(loc="lower right", fontsize=9)
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, title, loc="lower right", fontsize=9)

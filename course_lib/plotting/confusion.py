@@ -12,7 +12,7 @@ import numpy as np
 from matplotlib.colors import LinearSegmentedColormap
 
 from ..confusion import f_beta, log_loss, matrix_from_counts
-from ._style import COLORS, _no_spines, new_axes
+from ._style import COLORS, _finish, _no_spines, new_axes
 
 __all__ = [
     "plot_confusion_matrix",
@@ -120,9 +120,7 @@ def plot_confusion_matrix(
     ax.set_xlabel("predicted class")
     ax.set_ylabel("true class")
     _no_spines(ax)
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, title)
 
 
 def _f_of_pr(precision: float, recall: float, beta: float) -> float:
@@ -355,7 +353,4 @@ def plot_log_loss(
     ax.set_ylim(0, float(loss.max()) * 1.05)
     ax.set_xlabel("probability given to the true class, p")
     ax.set_ylabel("loss of one object")
-    ax.legend(loc="upper right")
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, title, loc="upper right")

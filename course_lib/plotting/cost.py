@@ -17,7 +17,7 @@ import numpy as np
 
 from ..cost import cost_curve, cost_lower_envelope, roc_point_to_cost_line
 from ..roc import roc_convex_hull
-from ._style import COLORS, _legend_below, _unit_square, new_axes
+from ._style import COLORS, _finish, _legend_below, _unit_square, new_axes
 
 __all__ = [
     "plot_roc_points",
@@ -126,9 +126,7 @@ def plot_roc_points(
         ax.plot([x], [y], "o", color=color, ms=7, zorder=3)
         ax.text(x + 0.03, y - 0.035, name, color=color, fontsize=11, va="top")
     _unit_square(ax, "FPR", "TPR")
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, title)
 
 
 def plot_cost_lines(
@@ -194,9 +192,7 @@ def plot_cost_lines(
         ax.plot([x], [y], "o", ms=9, mfc="none", mec=COLORS["text"], mew=1.6, zorder=4)
     _unit_square(ax, _PCF_LABEL, _NEC_LABEL)
     _legend_below(ax, ncols=2, offset=0.17)
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, title)
 
 
 def plot_roc_hull(fpr: Any, tpr: Any, *, envelope: bool = True, ax=None,
@@ -245,9 +241,7 @@ def plot_roc_hull(fpr: Any, tpr: Any, *, envelope: bool = True, ax=None,
                 label="make the cost curve")
     _unit_square(ax, "FPR", "TPR")
     _legend_below(ax, ncols=2, offset=0.17)
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, title)
 
 
 def plot_cost_envelope(fpr: Any, tpr: Any, *, ax=None, title: str | None = None):
@@ -299,9 +293,7 @@ def plot_cost_envelope(fpr: Any, tpr: Any, *, ax=None, title: str | None = None)
             label="cost curve")
     _unit_square(ax, _PCF_LABEL, _NEC_LABEL)
     _legend_below(ax, ncols=2, offset=0.17)
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, title)
 
 
 def plot_cost_curves(
@@ -359,9 +351,7 @@ def plot_cost_curves(
                         alpha=0.35, lw=0, zorder=2)
     _cost_axes(ax, ymax)
     _legend_below(ax, ncols=2, offset=0.17)
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, title)
 
 
 def plot_cost_band(
@@ -429,9 +419,7 @@ def plot_cost_band(
             label=label)
     _cost_axes(ax, ymax)
     _legend_below(ax, ncols=2, offset=0.17)
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, title)
 
 
 def plot_cost_difference(
@@ -500,6 +488,4 @@ def plot_cost_difference(
     ax.set_xlabel(_PCF_LABEL)
     ax.set_ylabel(ylabel)
     _legend_below(ax, ncols=2, offset=0.17)
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, title)

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..gains import _lift_from_gain, gain_auc, gain_curve, ks_curve, lift_of_gain, profit_curve
 from ..roc import roc_auc, roc_curve
-from ._style import COLORS, _diagonal, _unit_square, new_axes
+from ._style import COLORS, _diagonal, _finish, _unit_square, new_axes
 
 __all__ = [
     "plot_gain_curve",
@@ -98,10 +98,7 @@ def plot_gain_curve(
         ax.annotate(f"gain at RPP = {mark_rate:g}: {g:.2f}", (mark_rate, g), xytext=(8, -4),
                     textcoords="offset points", va="top", color=COLORS["point"], fontsize=9)
     _unit_square(ax, _RPP_LABEL, "TPR (gain)")
-    ax.legend(loc="lower right")
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, title, loc="lower right")
 
 
 def plot_lift_curve(
@@ -170,10 +167,7 @@ def plot_lift_curve(
     ax.set_ylim(bottom=0)
     ax.set_xlabel(_RPP_LABEL)
     ax.set_ylabel("lift = TPR / RPP")
-    ax.legend(loc="upper right")
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, title, loc="upper right")
 
 
 def plot_ks_curve(y_true: Any, y_score: Any, *, ax=None, title: str | None = None):
@@ -222,10 +216,7 @@ def plot_ks_curve(y_true: Any, y_score: Any, *, ax=None, title: str | None = Non
     ax.annotate(f"KS = {c.ks:.2f}", (c.ks_rate, (c.fpr[k] + c.tpr[k]) / 2), xytext=(6, 0),
                 textcoords="offset points", va="center", color=COLORS["point"], fontsize=9)
     _unit_square(ax, _RPP_LABEL, "share of the class selected")
-    ax.legend(loc="lower right")
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, title, loc="lower right")
 
 
 def plot_profit_curve(
@@ -284,10 +275,7 @@ def plot_profit_curve(
         ax.set_ylim(low - pad, high + pad)
     ax.set_xlabel(_RPP_LABEL)
     ax.set_ylabel(f"profit (contact {cost:g}, response {revenue:g})")
-    ax.legend(loc="lower left")
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, title, loc="lower left")
 
 
 def plot_gain_vs_roc(y_true: Any, y_score: Any, *, ax=None, title: str | None = None):
@@ -328,7 +316,4 @@ def plot_gain_vs_roc(y_true: Any, y_score: Any, *, ax=None, title: str | None = 
     ax.plot(gain.rate, gain.tpr, color=COLORS["curve"], lw=1.4, ls=(0, (4, 2)),
             label=f"gain: TPR(RPP), area {gain_auc(y_true, y_score):.3f}")
     _unit_square(ax, "FPR (ROC) or RPP (gain)", "TPR")
-    ax.legend(loc="lower right")
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, title, loc="lower right")

@@ -15,7 +15,7 @@ import matplotlib.pyplot as plt  # noqa: F401 (the doctests close their figures)
 import numpy as np
 
 from ._kinds import curve_kind
-from ._style import COLORS, _unit_square, new_axes
+from ._style import COLORS, _finish, _unit_square, new_axes
 
 __all__ = [
     "SHARE_STYLES",
@@ -98,10 +98,7 @@ def plot_score_densities(model, *, theta: float | None = None, ax=None,
     ax.set_ylim(0, None)
     ax.set_xlabel(f"score {model.symbol}")
     ax.set_ylabel("density")
-    ax.legend(loc="upper center", fontsize=8.5)
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, title, loc="upper center", fontsize=8.5)
 
 
 def plot_model_curve(model, curve, *, kind: str, ax=None, label: str | None = None,
@@ -172,9 +169,7 @@ def plot_model_curve(model, curve, *, kind: str, ax=None, label: str | None = No
         ax.set_ylim(0, None)
     if label is not None:
         ax.legend(fontsize=9)
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, title)
 
 
 def plot_binarized_roc(model, theta: Any, *, ax=None, n: int = 201,
@@ -219,10 +214,7 @@ def plot_binarized_roc(model, theta: Any, *, ax=None, n: int = 201,
     ax.plot(xs, ys, color=COLORS["tie"], lw=2, marker="o", ms=4, zorder=4,
             label=f"answer at θ = {_number(theta)}: "
                   f"area {_number(model.binarized_auc(theta))}")
-    ax.legend(loc="lower right", fontsize=9)
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, title, loc="lower right", fontsize=9)
 
 
 def plot_ks_chart(model, pi: Any, *, ax=None, n: int = 201, title: str | None = None):
@@ -352,7 +344,4 @@ def plot_auc_pr_by_share(model, *, ax=None, n: int = 99,
     ax.set_xticks([0, 0.1, 0.5, 0.9, 1], ["0", "0.1", "0.5", "0.9", "1"])
     ax.set_xlabel("share of positives π")
     ax.set_ylabel("area under the PR curve")
-    ax.legend(loc="lower right", fontsize=9)
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, title, loc="lower right", fontsize=9)

@@ -14,7 +14,7 @@ import matplotlib.pyplot as plt  # noqa: F401 (the doctests close their figures)
 import numpy as np
 
 from ..multiclass import PairwiseAuc, ovr_auc, ovr_roc_curves
-from ._style import COLORS, _diagonal, _legend_below, _no_spines, _unit_square, new_axes
+from ._style import COLORS, _diagonal, _finish, _legend_below, _no_spines, _unit_square, new_axes
 from .confusion import _dark, _heat_cmap
 
 __all__ = ["plot_ovr_roc", "plot_pairwise_auc"]
@@ -76,9 +76,7 @@ def plot_ovr_roc(
                 label=f"{name} vs rest (AUC {float(areas[k]):.3f})")
     _unit_square(ax, "FPR (the rest called this class)", "TPR")
     _legend_below(ax, offset=0.18)
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, title)
 
 
 def plot_pairwise_auc(
@@ -147,6 +145,4 @@ def plot_pairwise_auc(
     ax.set_ylabel("i (positives, scores of class i)")
     ax.tick_params(length=0)
     _no_spines(ax)
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, title)

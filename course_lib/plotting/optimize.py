@@ -12,7 +12,7 @@ from typing import Any
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ._style import COLORS, new_axes
+from ._style import COLORS, _finish, new_axes
 
 __all__ = [
     "plot_sigmoid_surrogates",
@@ -82,10 +82,7 @@ def plot_sigmoid_surrogates(
     ax.set_ylim(-0.04, 1.04)
     ax.set_xlabel("u = b(positive) − b(negative)")
     ax.set_ylabel("credit for the pair")
-    ax.legend(loc="upper left", fontsize=9)
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, title, loc="upper left", fontsize=9)
 
 
 def plot_auc_landscape(
@@ -158,10 +155,7 @@ def plot_auc_landscape(
     ax.set_xlim(x.min(), x.max())
     ax.set_xlabel(xlabel)
     ax.set_ylabel("AUC and its surrogates")
-    ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=9)
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, title, loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=9)
 
 
 def plot_surrogate_gap(
@@ -225,10 +219,7 @@ def plot_surrogate_gap(
     ax.set_ylim(bottom=floor)
     ax.set_xlabel("β")
     ax.set_ylabel("|soft AUC − AUC|")
-    ax.legend(loc="lower left", fontsize=9)
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, title, loc="lower left", fontsize=9)
 
 
 def plot_training_curves(
@@ -279,10 +270,7 @@ def plot_training_curves(
                    label=name)
     ax.set_xlabel("step")
     ax.set_ylabel(ylabel)
-    ax.legend(loc="lower right", fontsize=9)
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, title, loc="lower right", fontsize=9)
 
 
 def plot_linear_scorers(
@@ -356,7 +344,4 @@ def plot_linear_scorers(
     ax.set_aspect("equal")
     ax.set_xlabel("feature 1")
     ax.set_ylabel("feature 2")
-    ax.legend(loc="upper right", fontsize=9)
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, title, loc="upper right", fontsize=9)

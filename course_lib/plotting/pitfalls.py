@@ -16,7 +16,7 @@ from matplotlib.collections import PatchCollection
 from matplotlib.patches import Patch, Rectangle
 
 from ..roc import roc_auc, roc_curve
-from ._style import COLORS, _no_spines, _unit_square, new_axes
+from ._style import COLORS, _finish, _no_spines, _unit_square, new_axes
 
 __all__ = ["plot_ranking_strip", "plot_roc_shape", "plot_feature_classes"]
 
@@ -101,9 +101,7 @@ def plot_ranking_strip(
                            Patch(color=_NEG, label="negative")],
                   loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=2, fontsize=9,
                   handlelength=1.0)
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, title)
 
 
 def plot_roc_shape(
@@ -203,10 +201,7 @@ def plot_roc_shape(
     _unit_square(ax)
     ax.set_xlabel("FPR")
     ax.set_ylabel("TPR")
-    ax.legend(loc=legend_loc, fontsize=9)
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, title, loc=legend_loc, fontsize=9)
 
 
 def plot_feature_classes(
@@ -261,7 +256,4 @@ def plot_feature_classes(
     ax.hist(v[y == 1], bins=edges, histtype="step", lw=2, color=_POS, label="positives")
     ax.set_xlabel(xlabel)
     ax.set_ylabel("objects per bin")
-    ax.legend(loc="upper right", fontsize=9)
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, title, loc="upper right", fontsize=9)

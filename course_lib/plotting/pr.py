@@ -12,7 +12,7 @@ import numpy as np
 
 from ..pr import average_precision, pr_auc_trapezoid, pr_curve
 from ..roc import roc_auc, roc_curve
-from ._style import COLORS, _legend_below, _unit_square, new_axes
+from ._style import COLORS, _finish, _legend_below, _unit_square, new_axes
 
 __all__ = [
     "plot_pr_curve",
@@ -95,9 +95,7 @@ def plot_pr_curve(
     _unit_square(ax, "recall R", "precision P")
     if label:
         ax.legend(loc="lower left")
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, title)
 
 
 def plot_pr_areas(
@@ -227,10 +225,7 @@ def plot_pr_interpolation(
         ax.set_aspect("equal")
         ax.set_xlabel("recall R")
         ax.set_ylabel("precision P")
-    ax.legend(loc="upper right")
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, title, loc="upper right")
 
 
 def plot_roc_curves(curves: Mapping[str, tuple[Any, Any]], *, ax=None,
@@ -363,9 +358,7 @@ def plot_pr_unachievable(
                 zorder=3 + k, label=f"{name} (AP {average_precision(y, s):.3f})")
     _unit_square(ax, "recall R", "precision P")
     _legend_below(ax)
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, title)
 
 
 def plot_prg_curves(curves: Mapping[str, tuple[Any, Any]], *, ax=None,
@@ -411,6 +404,4 @@ def plot_prg_curves(curves: Mapping[str, tuple[Any, Any]], *, ax=None,
     ax.set_ylim(-0.25, 1.02)
     ax.set_aspect("auto")
     _legend_below(ax)
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, title)

@@ -11,7 +11,7 @@ import matplotlib.pyplot as plt  # noqa: F401 (the doctests close their figures)
 import numpy as np
 
 from ..roc import pair_matrix, roc_point, roc_steps
-from ._style import COLORS, _no_spines, _unit_square, new_axes
+from ._style import COLORS, _finish, _no_spines, _unit_square, new_axes
 
 __all__ = ["plot_roc_grid", "plot_roc_mixture", "plot_iso_performance"]
 
@@ -135,9 +135,7 @@ def plot_roc_grid(
         ax.set_ylabel("TPR")
     _unit_square(ax)
     _no_spines(ax)
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, title)
 
 
 def plot_roc_mixture(
@@ -269,7 +267,4 @@ def plot_iso_performance(
         ax.plot([opt.fpr], [opt.tpr], "o", ms=max(11 - 3 * k, 4), color=colour,
                 zorder=10 + k)
     _unit_square(ax, "FPR", "TPR")
-    ax.legend(loc="lower right", fontsize=8)
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, title, loc="lower right", fontsize=8)

@@ -18,7 +18,7 @@ import matplotlib.pyplot as plt  # noqa: F401 (the doctests close their figures)
 import numpy as np
 
 from ._kinds import curve_kind
-from ._style import COLORS, new_axes
+from ._style import COLORS, _finish, new_axes
 from .models import SHARE_STYLES, _number, plot_model_curve, plot_score_densities
 
 __all__ = [
@@ -78,10 +78,7 @@ def plot_sample_histogram(model, y_true: Any, y_score: Any, *, bins: int = 20, a
                 color=color, alpha=0.22, lw=0,
                 label=f"sample, class {k} ({int(members.sum())})")
     ax.set_ylim(0, None)
-    ax.legend(loc="upper center", fontsize=8.5)
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, title, loc="upper center", fontsize=8.5)
 
 
 def _thin(x: np.ndarray, y: np.ndarray, max_points: int) -> tuple[np.ndarray, np.ndarray]:
@@ -157,10 +154,7 @@ def plot_empirical_curves(model, samples: Sequence[tuple[Any, Any]], *, kind: st
                      label="exact curve", lw=2)
     if lowest < 0:  # only the KS curve can dip below 0
         ax.set_ylim(lowest - 0.02, None)
-    ax.legend(loc=info.legend_loc, fontsize=8.5)
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, title, loc=info.legend_loc, fontsize=8.5)
 
 
 def plot_auc_spread(sizes: Sequence[int], values: Sequence[Any], *, truth: float | None = None,
@@ -222,10 +216,7 @@ def plot_auc_spread(sizes: Sequence[int], values: Sequence[Any], *, truth: float
     ax.minorticks_off()
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
-    ax.legend(loc="lower right", fontsize=8.5)
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, title, loc="lower right", fontsize=8.5)
 
 
 def plot_mean_sd(x: Sequence[float], series: Mapping[str, tuple], *, bars: bool = False,
@@ -293,10 +284,7 @@ def plot_mean_sd(x: Sequence[float], series: Mapping[str, tuple], *, bars: bool 
         ax.set_xlabel(xlabel)
     if ylabel is not None:
         ax.set_ylabel(ylabel)
-    ax.legend(fontsize=8.5)
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, title, fontsize=8.5)
 
 
 def plot_intervals(lows: Any, highs: Any, truth: float, *, estimates: Any = None, ax=None,
@@ -349,7 +337,4 @@ def plot_intervals(lows: Any, highs: Any, truth: float, *, estimates: Any = None
     ax.set_ylim(rows.size + 1, 0)
     ax.set_ylabel("sample")
     ax.set_xlabel(xlabel)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncols=2, fontsize=8.5)
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, title, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncols=2, fontsize=8.5)
