@@ -69,6 +69,7 @@ def book_link(metric: str, label: str, book_url: str = DEFAULT_BOOK_URL) -> str:
 
 # --- numbers -------------------------------------------------------------------------
 
+
 def _value(x: Any) -> float | None:
     """A number of the Report as a float (an exact fraction's ``value``); None if absent."""
     if isinstance(x, Mapping):
@@ -145,8 +146,15 @@ def _ci(pair: Any, digits: int = 4) -> str:
 
 # --- building blocks -----------------------------------------------------------------
 
-def _table(head: Sequence[str], rows: Iterable[Sequence[str]], *, cls: str = "", caption: str = "",
-           text: Iterable[int] = ()) -> str:
+
+def _table(
+    head: Sequence[str],
+    rows: Iterable[Sequence[str]],
+    *,
+    cls: str = "",
+    caption: str = "",
+    text: Iterable[int] = (),
+) -> str:
     """A table in a box that scrolls sideways on its own (never the page).
 
     The first column labels the rows; the columns in ``text`` hold text (left-aligned),
@@ -157,9 +165,11 @@ def _table(head: Sequence[str], rows: Iterable[Sequence[str]], *, cls: str = "",
     if caption:
         out.append(f"<caption>{caption}</caption>")
     left = ' class="text"'
-    out.append("<thead><tr>" + "".join(
-        f'<th scope="col"{left if i in text_cols else ""}>{h}</th>'
-        for i, h in enumerate(head)) + "</tr></thead><tbody>")
+    out.append(
+        "<thead><tr>"
+        + "".join(f'<th scope="col"{left if i in text_cols else ""}>{h}</th>' for i, h in enumerate(head))
+        + "</tr></thead><tbody>"
+    )
     for row in rows:
         cells = []
         for i, cell in enumerate(row):
@@ -182,9 +192,11 @@ class _Figures:
     def figure(self, ident: str, svg: str, caption: str) -> str:
         self.count += 1
         self.ids.append(ident)
-        return (f'<figure class="chart-figure" id="fig-{escape(ident)}">{svg}'
-                f'<figcaption><span class="fignum">Figure {self.count}.</span> {caption}</figcaption>'
-                "</figure>")
+        return (
+            f'<figure class="chart-figure" id="fig-{escape(ident)}">{svg}'
+            f'<figcaption><span class="fignum">Figure {self.count}.</span> {caption}</figcaption>'
+            "</figure>"
+        )
 
 
 def _curve(block: Mapping[str, Any], name: str) -> Mapping[str, Any]:
@@ -200,6 +212,7 @@ def _floats(values: Any) -> list[float]:
 
 
 # --- sections ------------------------------------------------------------------------
+
 
 def _summary(report: Mapping[str, Any], book_url: str) -> str:
     s = report.get("summary") or {}
@@ -227,8 +240,12 @@ def _summary(report: Mapping[str, Any], book_url: str) -> str:
             label += f" = <code>{escape(str(options['pos_label']))}</code> is positive"
         rows.insert(0, ("Label", label))
     if options.get("weight"):
-        rows.append((book_link("weights", "Weight column", book_url),
-                     f"<code>{escape(str(options['weight']))}</code>"))
+        rows.append(
+            (
+                book_link("weights", "Weight column", book_url),
+                f"<code>{escape(str(options['weight']))}</code>",
+            )
+        )
     table = _table(["Data", ""], rows, cls="summary kv")
     scores = list((report.get("scores") or {}).keys())
     per_score = []
@@ -236,13 +253,26 @@ def _summary(report: Mapping[str, Any], book_url: str) -> str:
     used = _value(s.get("used")) or _value(s.get("rows")) or 0
     for name in scores:
         t = _value(tied.get(name))
-        per_score.append((f"<code>{escape(name)}</code>", _count(distinct.get(name)), _count(t),
-                          _pct(t / used if t is not None and used else None),
-                          "yes" if probs.get(name) else "no"))
+        per_score.append(
+            (
+                f"<code>{escape(name)}</code>",
+                _count(distinct.get(name)),
+                _count(t),
+                _pct(t / used if t is not None and used else None),
+                "yes" if probs.get(name) else "no",
+            )
+        )
     score_table = _table(
-        ["Score", "Distinct scores", book_link("ties", "Tied rows", book_url), "Share tied",
-         "Scores in [0, 1]"],
-        per_score, cls="scores")
+        [
+            "Score",
+            "Distinct scores",
+            book_link("ties", "Tied rows", book_url),
+            "Share tied",
+            "Scores in [0, 1]",
+        ],
+        per_score,
+        cls="scores",
+    )
     notes = []
     for name, t in tied.items():
         tv = _value(t)
@@ -251,15 +281,18 @@ def _summary(report: Mapping[str, Any], book_url: str) -> str:
                 f"<li><code>{escape(str(name))}</code>: {_pct(tv / used)} of the rows share their score "
                 f"with another row. The ROC curve takes a diagonal step at each tie, the AUC counts a "
                 f"tied pair as half, and the {book_link('gains_ties', 'gains table', book_url)} keeps "
-                f"tied rows in one bin, so its bins are not exactly ten per cent each.</li>")
+                f"tied rows in one bin, so its bins are not exactly ten per cent each.</li>"
+            )
     if rate is not None and rate < 0.1:
         notes.append(
             f"<li>Positives are {_pct(rate, 2)} of the rows: read the "
             f"{book_link('pr_baseline', 'PR curve against its baseline', book_url)} as well as the ROC "
-            f"curve.</li>")
+            f"curve.</li>"
+        )
     note = f'<ul class="notes">{"".join(notes)}</ul>' if notes else ""
-    return (f'<section id="summary"><h2>Data</h2><div class="two-col">{table}{score_table}</div>'
-            f"{note}</section>")
+    return (
+        f'<section id="summary"><h2>Data</h2><div class="two-col">{table}{score_table}</div>{note}</section>'
+    )
 
 
 _METRIC_ROWS: list[tuple[str, str, str]] = [
@@ -319,12 +352,17 @@ def _metrics(report: Mapping[str, Any], book_url: str) -> str:
             f'<div class="card-main">{_fmt(block.get("auc"), 3)}</div>'
             f'<div class="card-sub">AUC {_ci(block.get("auc_ci"), 3)}</div>'
             f'<div class="card-row"><span>Gini {_fmt(block.get("gini"), 3)}</span>'
-            f'<span>KS {_fmt(block.get("ks"), 3)}</span></div></div>')
-    intro = ("<p>Every number is exact (computed from the counts of each distinct score, no "
-             "binning); hover over a value to see its exact fraction where there is one. Each "
-             "metric's name links to the section of the book that explains it.</p>")
-    return (f'<section id="metrics"><h2>Metrics</h2><div class="cards">{"".join(cards)}</div>'
-            f"{intro}{table}</section>")
+            f"<span>KS {_fmt(block.get('ks'), 3)}</span></div></div>"
+        )
+    intro = (
+        "<p>Every number is exact (computed from the counts of each distinct score, no "
+        "binning); hover over a value to see its exact fraction where there is one. Each "
+        "metric's name links to the section of the book that explains it.</p>"
+    )
+    return (
+        f'<section id="metrics"><h2>Metrics</h2><div class="cards">{"".join(cards)}</div>'
+        f"{intro}{table}</section>"
+    )
 
 
 def _comparison(report: Mapping[str, Any], book_url: str) -> str:
@@ -333,14 +371,22 @@ def _comparison(report: Mapping[str, Any], book_url: str) -> str:
         return ""
     rows = []
     for c in comparison:
-        rows.append([f"<code>{escape(str(c.get('a')))}</code> − <code>{escape(str(c.get('b')))}</code>",
-                     _fmt(c.get("auc_difference")), _ci(c.get("ci")), _fmt(c.get("z"), 3),
-                     _p_value(c.get("p_value"))])
+        rows.append(
+            [
+                f"<code>{escape(str(c.get('a')))}</code> − <code>{escape(str(c.get('b')))}</code>",
+                _fmt(c.get("auc_difference")),
+                _ci(c.get("ci")),
+                _fmt(c.get("z"), 3),
+                _p_value(c.get("p_value")),
+            ]
+        )
     table = _table(["AUC difference", "Difference", "95 % interval", "z", "p-value"], rows, cls="comparison")
-    return (f'<section id="comparison"><h2>Comparison</h2><p>The '
-            f"{book_link('comparison', 'paired DeLong test', book_url)} of the difference of the AUCs "
-            f"on the same rows (the correlation of the two scores is taken into account).</p>"
-            f"{table}</section>")
+    return (
+        f'<section id="comparison"><h2>Comparison</h2><p>The '
+        f"{book_link('comparison', 'paired DeLong test', book_url)} of the difference of the AUCs "
+        f"on the same rows (the correlation of the two scores is taken into account).</p>"
+        f"{table}</section>"
+    )
 
 
 def _figures(report: Mapping[str, Any], book_url: str, figs: _Figures) -> str:
@@ -357,30 +403,66 @@ def _figures(report: Mapping[str, Any], book_url: str, figs: _Figures) -> str:
     for i, name in enumerate(names):
         hull = _curve(scores[name], "hull")
         if hull:
-            series.append(Series(f"hull {name}" if many else "convex hull", _floats(hull.get("fpr")),
-                                 _floats(hull.get("tpr")), kind=f"s{i % 6 + 1}", dash=True, width=1.3))
-    out.append(figs.figure("roc", line_chart(series, xlabel="False positive rate", ylabel="True positive rate",
-                                             xlim=(0, 1), ylim=(0, 1), square=True, ident="roc",
-                                             title="ROC curve"),
-                           f"{book_link('roc', 'ROC curve', book_url)} with its "
-                           f"{book_link('hull', 'convex hull', book_url)} (dashed) and the diagonal of a "
-                           "random ranking."))
+            series.append(
+                Series(
+                    f"hull {name}" if many else "convex hull",
+                    _floats(hull.get("fpr")),
+                    _floats(hull.get("tpr")),
+                    kind=f"s{i % 6 + 1}",
+                    dash=True,
+                    width=1.3,
+                )
+            )
+    out.append(
+        figs.figure(
+            "roc",
+            line_chart(
+                series,
+                xlabel="False positive rate",
+                ylabel="True positive rate",
+                xlim=(0, 1),
+                ylim=(0, 1),
+                square=True,
+                ident="roc",
+                title="ROC curve",
+            ),
+            f"{book_link('roc', 'ROC curve', book_url)} with its "
+            f"{book_link('hull', 'convex hull', book_url)} (dashed) and the diagonal of a "
+            "random ranking.",
+        )
+    )
     # PR with its baseline
     series = []
     baseline = None
     for i, name in enumerate(names):
         pr = _curve(scores[name], "pr")
-        series.append(Series(name, _floats(pr.get("recall")), _floats(pr.get("precision")), kind=f"s{i % 6 + 1}"))
+        series.append(
+            Series(name, _floats(pr.get("recall")), _floats(pr.get("precision")), kind=f"s{i % 6 + 1}")
+        )
         baseline = _value(scores[name].get("pr_baseline")) if baseline is None else baseline
     if baseline is not None:
-        series.append(Series(f"baseline {baseline:.3f}", [0, 1], [baseline, baseline], kind="ref", dash=True,
-                             width=1.2))
-    out.append(figs.figure("pr", line_chart(series, xlabel="Recall", ylabel="Precision", xlim=(0, 1),
-                                            ylim=(0, 1), square=True, legend="top right", ident="pr",
-                                            title="Precision-recall curve"),
-                           f"{book_link('pr', 'Precision-recall curve', book_url)}; the dashed line is the "
-                           f"{book_link('pr_baseline', 'baseline', book_url)}, the positive rate, where a "
-                           "random ranking lies."))
+        series.append(
+            Series(f"baseline {baseline:.3f}", [0, 1], [baseline, baseline], kind="ref", dash=True, width=1.2)
+        )
+    out.append(
+        figs.figure(
+            "pr",
+            line_chart(
+                series,
+                xlabel="Recall",
+                ylabel="Precision",
+                xlim=(0, 1),
+                ylim=(0, 1),
+                square=True,
+                legend="top right",
+                ident="pr",
+                title="Precision-recall curve",
+            ),
+            f"{book_link('pr', 'Precision-recall curve', book_url)}; the dashed line is the "
+            f"{book_link('pr_baseline', 'baseline', book_url)}, the positive rate, where a "
+            "random ranking lies.",
+        )
+    )
     # gain
     series = [Series("random", [0, 1], [0, 1], kind="ref", dash=True, width=1.2)]
     if baseline:
@@ -388,11 +470,22 @@ def _figures(report: Mapping[str, Any], book_url: str, figs: _Figures) -> str:
     for i, name in enumerate(names):
         g = _curve(scores[name], "gain")
         series.append(Series(name, _floats(g.get("rate")), _floats(g.get("tpr")), kind=f"s{i % 6 + 1}"))
-    out.append(figs.figure("gain", line_chart(series, xlabel="Share of rows targeted (by decreasing score)",
-                                              ylabel="Share of positives found", xlim=(0, 1), ylim=(0, 1),
-                                              ident="gain", title="Gain curve"),
-                           f"{book_link('gain', 'Gain curve', book_url)} (cumulative share of positives "
-                           "among the top-scored rows), with a random and an ideal ranking."))
+    out.append(
+        figs.figure(
+            "gain",
+            line_chart(
+                series,
+                xlabel="Share of rows targeted (by decreasing score)",
+                ylabel="Share of positives found",
+                xlim=(0, 1),
+                ylim=(0, 1),
+                ident="gain",
+                title="Gain curve",
+            ),
+            f"{book_link('gain', 'Gain curve', book_url)} (cumulative share of positives "
+            "among the top-scored rows), with a random and an ideal ranking.",
+        )
+    )
     # lift
     series = [Series("random", [0, 1], [1, 1], kind="ref", dash=True, width=1.2)]
     top = 1.0
@@ -401,11 +494,23 @@ def _figures(report: Mapping[str, Any], book_url: str, figs: _Figures) -> str:
         rate, values = _floats(lift.get("rate")), _floats(lift.get("lift"))
         series.append(Series(name, rate, values, kind=f"s{i % 6 + 1}"))
         top = max([top, *(v for v in values if math.isfinite(v))])
-    out.append(figs.figure("lift", line_chart(series, xlabel="Share of rows targeted (by decreasing score)",
-                                              ylabel="Lift", xlim=(0, 1), ylim=(0, top * 1.05),
-                                              legend="top right", ident="lift", title="Lift curve"),
-                           f"{book_link('lift', 'Lift', book_url)}: the positive rate among the top-scored "
-                           "rows divided by the overall positive rate."))
+    out.append(
+        figs.figure(
+            "lift",
+            line_chart(
+                series,
+                xlabel="Share of rows targeted (by decreasing score)",
+                ylabel="Lift",
+                xlim=(0, 1),
+                ylim=(0, top * 1.05),
+                legend="top right",
+                ident="lift",
+                title="Lift curve",
+            ),
+            f"{book_link('lift', 'Lift', book_url)}: the positive rate among the top-scored "
+            "rows divided by the overall positive rate.",
+        )
+    )
     # KS, one per score
     for i, name in enumerate(names):
         k = _curve(scores[name], "ks")
@@ -420,48 +525,96 @@ def _figures(report: Mapping[str, Any], book_url: str, figs: _Figures) -> str:
             ks_rate = rate[gaps.index(max(gaps))]
         if ks_rate is not None and rate:
             j = min(range(len(rate)), key=lambda m: abs(rate[m] - ks_rate))
-            marks.append(Mark(rate[j], fpr[j], tpr[j], f"KS {ks_value:.3f}" if ks_value is not None else "KS"))
-        series = [Series("positives (TPR)", rate, tpr, kind="pos"), Series("negatives (FPR)", rate, fpr, kind="neg")]
-        out.append(figs.figure(f"ks-{i + 1}", line_chart(series, xlabel="Share of rows targeted",
-                                                         ylabel="Cumulative share of the class", xlim=(0, 1),
-                                                         ylim=(0, 1), marks=marks, ident=f"ks-{i + 1}",
-                                                         title=f"KS chart of {name}"),
-                               f"{book_link('ks', 'KS chart', book_url)} of <code>{escape(name)}</code>: the "
-                               "cumulative shares of positives and of negatives among the top-scored rows; "
-                               "the KS statistic is the largest vertical gap."))
+            marks.append(
+                Mark(rate[j], fpr[j], tpr[j], f"KS {ks_value:.3f}" if ks_value is not None else "KS")
+            )
+        series = [
+            Series("positives (TPR)", rate, tpr, kind="pos"),
+            Series("negatives (FPR)", rate, fpr, kind="neg"),
+        ]
+        out.append(
+            figs.figure(
+                f"ks-{i + 1}",
+                line_chart(
+                    series,
+                    xlabel="Share of rows targeted",
+                    ylabel="Cumulative share of the class",
+                    xlim=(0, 1),
+                    ylim=(0, 1),
+                    marks=marks,
+                    ident=f"ks-{i + 1}",
+                    title=f"KS chart of {name}",
+                ),
+                f"{book_link('ks', 'KS chart', book_url)} of <code>{escape(name)}</code>: the "
+                "cumulative shares of positives and of negatives among the top-scored rows; "
+                "the KS statistic is the largest vertical gap.",
+            )
+        )
     # score distributions by class
     for i, name in enumerate(names):
         d = _curve(scores[name], "distribution")
-        edges, p, n = _floats(d.get("edges")), _floats(d.get("pos")), _floats(d.get("neg"))
+        edges = _floats(d.get("edges"))
+        p = _floats(d.get("positives", d.get("pos")))
+        n = _floats(d.get("negatives", d.get("neg")))
         if len(edges) < 2 or not p or not n:
             continue
         sp, sn = sum(p) or 1.0, sum(n) or 1.0
-        bars = [Bars("negatives", edges, [v / sn for v in n], kind="neg"),
-                Bars("positives", edges, [v / sp for v in p], kind="pos")]
-        out.append(figs.figure(f"distribution-{i + 1}",
-                               line_chart([], bars=bars, xlabel=f"Score {name}", ylabel="Share of the class",
-                                          legend="top right", ident=f"distribution-{i + 1}",
-                                          title=f"Score distribution of {name}"),
-                               f"Distribution of <code>{escape(name)}</code> in each class ({len(edges) - 1} "
-                               "equal-width bins; each class sums to 1). The less the two overlap, the "
-                               "better the ranking."))
+        bars = [
+            Bars("negatives", edges, [v / sn for v in n], kind="neg"),
+            Bars("positives", edges, [v / sp for v in p], kind="pos"),
+        ]
+        out.append(
+            figs.figure(
+                f"distribution-{i + 1}",
+                line_chart(
+                    [],
+                    bars=bars,
+                    xlabel=f"Score {name}",
+                    ylabel="Share of the class",
+                    legend="top right",
+                    ident=f"distribution-{i + 1}",
+                    title=f"Score distribution of {name}",
+                ),
+                f"Distribution of <code>{escape(name)}</code> in each class ({len(edges) - 1} "
+                "equal-width bins; each class sums to 1). The less the two overlap, the "
+                "better the ranking.",
+            )
+        )
     # reliability, when the scores are probabilities
     for i, name in enumerate(names):
         r = _curve(scores[name], "reliability")
         if not r:
             continue
-        series = [Series("perfect calibration", [0, 1], [0, 1], kind="ref", dash=True, width=1.2),
-                  Series(name, _floats(r.get("prob_pred")), _floats(r.get("prob_true")), kind=f"s{i % 6 + 1}"),
-                  Series("", _floats(r.get("prob_pred")), _floats(r.get("prob_true")), kind=f"s{i % 6 + 1}",
-                         marker=True)]
-        out.append(figs.figure(f"reliability-{i + 1}",
-                               line_chart(series, xlabel="Mean predicted probability",
-                                          ylabel="Observed share of positives", xlim=(0, 1), ylim=(0, 1),
-                                          square=True, legend="top left", ident=f"reliability-{i + 1}",
-                                          title=f"Reliability diagram of {name}"),
-                               f"{book_link('reliability', 'Reliability diagram', book_url)} of "
-                               f"<code>{escape(name)}</code> (ten equal-width bins): points on the diagonal "
-                               "are calibrated probabilities."))
+        series = [
+            Series("perfect calibration", [0, 1], [0, 1], kind="ref", dash=True, width=1.2),
+            Series(name, _floats(r.get("prob_pred")), _floats(r.get("prob_true")), kind=f"s{i % 6 + 1}"),
+            Series(
+                "",
+                _floats(r.get("prob_pred")),
+                _floats(r.get("prob_true")),
+                kind=f"s{i % 6 + 1}",
+                marker=True,
+            ),
+        ]
+        out.append(
+            figs.figure(
+                f"reliability-{i + 1}",
+                line_chart(
+                    series,
+                    xlabel="Mean predicted probability",
+                    ylabel="Observed share of positives",
+                    xlim=(0, 1),
+                    ylim=(0, 1),
+                    square=True,
+                    legend="top left",
+                    ident=f"reliability-{i + 1}",
+                    title=f"Reliability diagram of {name}",
+                ),
+                f"{book_link('reliability', 'Reliability diagram', book_url)} of "
+                f"<code>{escape(name)}</code> (ten equal-width bins): points on the diagonal "
+                "are calibrated probabilities.",
+            )
+        )
     return f'<section id="figures"><h2>Figures</h2><div class="figure-grid">{"".join(out)}</div></section>'
 
 
@@ -484,6 +637,9 @@ _GAINS_COLUMNS: list[tuple[str, str, str]] = [
 ]
 
 
+_SCORE_BOUNDS = {"max_score": "Highest score", "min_score": "Lowest score"}
+
+
 def _gains(report: Mapping[str, Any], book_url: str) -> str:
     scores: Mapping[str, Any] = report.get("scores") or {}
     parts = []
@@ -492,13 +648,20 @@ def _gains(report: Mapping[str, Any], book_url: str) -> str:
         if not rows:
             continue
         known = [c for c in _GAINS_COLUMNS if c[0] in rows[0]]
-        extra = [k for k in rows[0] if k not in {c[0] for c in _GAINS_COLUMNS}]
-        head = ["Bin", *(escape(k) for k in extra), *(h for _, h, _ in known)]
+        bounds = [k for k in ("max_score", "min_score") if k in rows[0]]
+        extra = [k for k in rows[0] if k not in {c[0] for c in _GAINS_COLUMNS} | {"bin", *bounds}]
+        head = [
+            "Bin",
+            *(_SCORE_BOUNDS[k] for k in bounds),
+            *(escape(k) for k in extra),
+            *(h for _, h, _ in known),
+        ]
         body = []
         for i, row in enumerate(rows, start=1):
-            cells = [str(i)]
-            for k in extra:
-                cells.append(_score_value(row[k]) if isinstance(row[k], int | float) else escape(str(row[k])))
+            cells = [str(row.get("bin", i))]
+            for k in [*bounds, *extra]:
+                v = row[k]
+                cells.append(_score_value(v) if isinstance(v, int | float) else escape(str(v)))
             for key, _, kind in known:
                 v = row.get(key)
                 if kind == "count":
@@ -511,15 +674,23 @@ def _gains(report: Mapping[str, Any], book_url: str) -> str:
                 else:
                     cells.append(_fmt(v, 4))
             body.append(cells)
-        parts.append(_table(head, body, cls="gains",
-                            caption=f"<code>{escape(name)}</code>: ten bins of rows by decreasing score; "
-                                    "percentages in %."))
+        parts.append(
+            _table(
+                head,
+                body,
+                cls="gains",
+                caption=f"<code>{escape(name)}</code>: ten bins of rows by decreasing score; "
+                "percentages in %.",
+            )
+        )
     if not parts:
         return ""
-    return (f'<section id="gains"><h2>{book_link("gains_table", "Gains table", book_url)}</h2>'
-            f"<p>Tied scores are never split between two bins "
-            f"({book_link('gains_ties', 'why', book_url)}), so a bin may hold more or fewer than a tenth "
-            f"of the rows.</p>{''.join(parts)}</section>")
+    return (
+        f'<section id="gains"><h2>{book_link("gains_table", "Gains table", book_url)}</h2>'
+        f"<p>Tied scores are never split between two bins "
+        f"({book_link('gains_ties', 'why', book_url)}), so a bin may hold more or fewer than a tenth "
+        f"of the rows.</p>{''.join(parts)}</section>"
+    )
 
 
 def _operating_points(report: Mapping[str, Any], book_url: str) -> str:
@@ -531,23 +702,40 @@ def _operating_points(report: Mapping[str, Any], book_url: str) -> str:
             continue
         body = []
         for p in points:
-            body.append([escape(str(p.get("name", ""))), _score_value(p.get("threshold")), _fmt(p.get("tpr")),
-                         _fmt(p.get("fpr")), _fmt(p.get("precision")),
-                         _pct(p.get("rate")) if p.get("rate") is not None else "–",
-                         *(_count(p.get(k)) for k in ("tp", "fp", "fn", "tn")),
-                         _count(p.get("cost")) if p.get("cost") is not None else "–"])
-        parts.append(_table(["Rule", "Score ≥", "TPR", "FPR", "Precision", "Flagged", "TP", "FP", "FN", "TN",
-                             "Cost"], body, cls="points", caption=f"<code>{escape(name)}</code>"))
+            body.append(
+                [
+                    escape(str(p.get("name", ""))),
+                    _score_value(p.get("threshold")),
+                    _fmt(p.get("tpr")),
+                    _fmt(p.get("fpr")),
+                    _fmt(p.get("precision")),
+                    _pct(p.get("rate")) if p.get("rate") is not None else "–",
+                    *(_count(p.get(k)) for k in ("tp", "fp", "fn", "tn")),
+                    _count(p.get("cost")) if p.get("cost") is not None else "–",
+                ]
+            )
+        parts.append(
+            _table(
+                ["Rule", "Score ≥", "TPR", "FPR", "Precision", "Flagged", "TP", "FP", "FN", "TN", "Cost"],
+                body,
+                cls="points",
+                caption=f"<code>{escape(name)}</code>",
+            )
+        )
     if not parts:
         return ""
     costs = (report.get("options") or {}).get("costs")
     cost_note = ""
     if isinstance(costs, Sequence) and len(costs) == 2:
-        cost_note = (f" Cost counts a false positive as {_value(costs[0]):g} and a false negative as "
-                     f"{_value(costs[1]):g} ({book_link('cost_optimal', 'cost-optimal threshold', book_url)}).")
-    return (f'<section id="operating-points"><h2>{book_link("operating_points", "Operating points", book_url)}'
-            f"</h2><p>Rows with a score at or above the threshold are flagged positive.{cost_note}</p>"
-            f"{''.join(parts)}</section>")
+        cost_note = (
+            f" Cost counts a false positive as {_value(costs[0]):g} and a false negative as "
+            f"{_value(costs[1]):g} ({book_link('cost_optimal', 'cost-optimal threshold', book_url)})."
+        )
+    return (
+        f'<section id="operating-points"><h2>{book_link("operating_points", "Operating points", book_url)}'
+        f"</h2><p>Rows with a score at or above the threshold are flagged positive.{cost_note}</p>"
+        f"{''.join(parts)}</section>"
+    )
 
 
 def _segments(report: Mapping[str, Any], book_url: str) -> str:
@@ -556,20 +744,36 @@ def _segments(report: Mapping[str, Any], book_url: str) -> str:
         return ""
     by = (report.get("options") or {}).get("by")
     with_score = any("score" in s for s in segments)
-    head = (["Score"] if with_score else []) + ["Segment", "Rows", "Positives", book_link("auc", "AUC", book_url),
-                                                 book_link("auc_ci", "95 % interval", book_url),
-                                                 book_link("gini", "Gini", book_url), book_link("ks", "KS", book_url)]
+    head = (["Score"] if with_score else []) + [
+        "Segment",
+        "Rows",
+        "Positives",
+        book_link("auc", "AUC", book_url),
+        book_link("auc_ci", "95 % interval", book_url),
+        book_link("gini", "Gini", book_url),
+        book_link("ks", "KS", book_url),
+    ]
     body = []
     for s in segments:
         row = [f"<code>{escape(str(s.get('score')))}</code>"] if with_score else []
-        row += [escape(str(s.get("segment"))), _count(s.get("n")), _count(s.get("positives")), _fmt(s.get("auc")),
-                _ci(s.get("auc_ci")), _fmt(s.get("gini")), _fmt(s.get("ks"))]
+        row += [
+            escape(str(s.get("segment"))),
+            _count(s.get("n")),
+            _count(s.get("positives")),
+            _fmt(s.get("auc")),
+            _ci(s.get("auc_ci")),
+            _fmt(s.get("gini")),
+            _fmt(s.get("ks")),
+        ]
         body.append(row)
     by_text = f" of <code>{escape(str(by))}</code>" if by else ""
     text_cols = {1} if with_score else set()
-    return (f'<section id="segments"><h2>Segments</h2><p>The same metrics within each segment{by_text}. An '
-            "AUC in every segment can differ from the AUC of the whole: pooling segments with different "
-            f"positive rates mixes their rankings.</p>{_table(head, body, cls='segments', text=text_cols)}</section>")
+    return (
+        f'<section id="segments"><h2>Segments</h2><p>The same metrics within each segment{by_text}. An '
+        "AUC in every segment can differ from the AUC of the whole: pooling segments with different "
+        f"positive rates mixes their rankings.</p>"
+        f"{_table(head, body, cls='segments', text=text_cols)}</section>"
+    )
 
 
 def _stability(report: Mapping[str, Any]) -> str:
@@ -579,26 +783,55 @@ def _stability(report: Mapping[str, Any]) -> str:
     rows = []
     for s in stability:
         psi = _value(s.get("psi"))
-        verdict = ("" if psi is None else "stable" if psi < 0.1 else "moderate shift" if psi < 0.25
-                   else "large shift")
+        verdict = (
+            ""
+            if psi is None
+            else "stable"
+            if psi < 0.1
+            else "moderate shift"
+            if psi < 0.25
+            else "large shift"
+        )
         rows.append([f"<code>{escape(str(s.get('score')))}</code>", _fmt(psi), verdict])
     stability_text = [2]
-    parts = [_table(["Score", "PSI", "Reading (&lt; 0.1, &lt; 0.25, ≥ 0.25)"], rows, cls="stability",
-                    text=stability_text)]
+    parts = [
+        _table(
+            ["Score", "PSI", "Reading (&lt; 0.1, &lt; 0.25, ≥ 0.25)"],
+            rows,
+            cls="stability",
+            text=stability_text,
+        )
+    ]
     for s in stability:
         bins = s.get("bins") or []
         if not bins:
             continue
         body = []
         for i, b in enumerate(bins, start=1):
-            body.append([str(i), _score_value(b.get("low")), _score_value(b.get("high")), _pct(b.get("expected"), 2),
-                         _pct(b.get("actual"), 2), _fmt(b.get("psi"))])
-        parts.append(_table(["Bin", "Score from", "to", "Baseline share", "Share", "PSI term"], body,
-                            cls="psi-bins", caption=f"<code>{escape(str(s.get('score')))}</code>"))
-    return ('<section id="stability"><h2>Stability</h2><p>Population stability index between the baseline '
-            "sample and this one, over ten bins cut at the baseline's deciles of each score "
-            "(PSI = Σ (share − baseline share) · ln(share / baseline share)).</p>"
-            f"{''.join(parts)}</section>")
+            body.append(
+                [
+                    str(i),
+                    _score_value(b.get("low")),
+                    _score_value(b.get("high")),
+                    _pct(b.get("expected"), 2),
+                    _pct(b.get("actual"), 2),
+                    _fmt(b.get("psi")),
+                ]
+            )
+        parts.append(
+            _table(
+                ["Bin", "Score from", "to", "Baseline share", "Share", "PSI term"],
+                body,
+                cls="psi-bins",
+                caption=f"<code>{escape(str(s.get('score')))}</code>",
+            )
+        )
+    return (
+        '<section id="stability"><h2>Stability</h2><p>Population stability index between the baseline '
+        "sample and this one, over ten bins cut at the baseline's deciles of each score "
+        "(PSI = Σ (share − baseline share) · ln(share / baseline share)).</p>"
+        f"{''.join(parts)}</section>"
+    )
 
 
 def _footer(report: Mapping[str, Any]) -> str:
@@ -609,16 +842,23 @@ def _footer(report: Mapping[str, Any]) -> str:
         command_text = str(command or "")
     rows = []
     for item in report.get("inputs") or []:
-        rows.append([f"<code>{escape(str(item.get('path', '')))}</code>", _count(item.get("rows")),
-                     f'<code class="hash">{escape(str(item.get("sha256", "")))}</code>'])
+        rows.append(
+            [
+                f"<code>{escape(str(item.get('path', '')))}</code>",
+                _count(item.get("rows")),
+                f'<code class="hash">{escape(str(item.get("sha256", "")))}</code>',
+            ]
+        )
     inputs = _table(["Input", "Rows", "SHA-256"], rows, cls="inputs", text=[2]) if rows else ""
     version = escape(str(report.get("version", "")))
     engine = (report.get("options") or {}).get("engine")
     engine_text = f", engine <code>{escape(str(engine))}</code>" if engine else ""
-    return (f'<footer id="reproduce"><h2>Reproduce</h2><p>Made by <code>course_lib</code> {version}'
-            f"{engine_text} with:</p><pre><code>{escape(command_text)}</code></pre>{inputs}"
-            "<p>Run the same command on files with the same SHA-256 and the same library version to "
-            "get the same numbers.</p></footer>")
+    return (
+        f'<footer id="reproduce"><h2>Reproduce</h2><p>Made by <code>course_lib</code> {version}'
+        f"{engine_text} with:</p><pre><code>{escape(command_text)}</code></pre>{inputs}"
+        "<p>Run the same command on files with the same SHA-256 and the same library version to "
+        "get the same numbers.</p></footer>"
+    )
 
 
 def _css() -> str:
@@ -631,7 +871,11 @@ def render(report: Mapping[str, Any], *, book_url: str = DEFAULT_BOOK_URL, title
     ``book_url`` is the root of the book the metric names link to (a relative path, a
     ``file:`` or an ``https:`` URL).
     """
-    if not isinstance(report, Mapping) or not isinstance(report.get("scores"), Mapping) or not report["scores"]:
+    if (
+        not isinstance(report, Mapping)
+        or not isinstance(report.get("scores"), Mapping)
+        or not report["scores"]
+    ):
         raise ValueError("render needs a Report dict with at least one score under 'scores'")
     names = list(report["scores"])
     inputs = report.get("inputs") or []
@@ -648,11 +892,21 @@ def render(report: Mapping[str, Any], *, book_url: str = DEFAULT_BOOK_URL, title
         _segments(report, book_url),
         _stability(report),
     ]
-    present = [(ident, label) for ident, label in (
-        ("summary", "Data"), ("metrics", "Metrics"), ("comparison", "Comparison"), ("figures", "Figures"),
-        ("gains", "Gains table"), ("operating-points", "Operating points"), ("segments", "Segments"),
-        ("stability", "Stability"), ("reproduce", "Reproduce"))
-        if ident == "reproduce" or any(f'id="{ident}"' in part for part in body)]
+    present = [
+        (ident, label)
+        for ident, label in (
+            ("summary", "Data"),
+            ("metrics", "Metrics"),
+            ("comparison", "Comparison"),
+            ("figures", "Figures"),
+            ("gains", "Gains table"),
+            ("operating-points", "Operating points"),
+            ("segments", "Segments"),
+            ("stability", "Stability"),
+            ("reproduce", "Reproduce"),
+        )
+        if ident == "reproduce" or any(f'id="{ident}"' in part for part in body)
+    ]
     nav = "".join(f'<a href="#{ident}">{label}</a>' for ident, label in present)
     subtitle = ", ".join(f"<code>{escape(n)}</code>" for n in names)
     data_part = f" on <code>{escape(data_name)}</code>" if data_name else ""
@@ -666,5 +920,5 @@ def render(report: Mapping[str, Any], *, book_url: str = DEFAULT_BOOK_URL, title
         f'<header class="top"><p class="eyebrow">Model validation report</p><h1>{escape(heading)}</h1>'
         f'<p class="subtitle">Score{"s" if len(names) > 1 else ""} {subtitle}{data_part}</p>'
         f'<nav aria-label="Sections">{nav}</nav></header>'
-        f'<main>{"".join(body)}</main>{_footer(report)}</body></html>\n'
+        f"<main>{''.join(body)}</main>{_footer(report)}</body></html>\n"
     )

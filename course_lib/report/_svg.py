@@ -153,14 +153,18 @@ def _legend(entries: list[tuple[str, str, bool]], frame: _Frame, corner: str) ->
     bottom = frame.height - frame.margin["bottom"] - 8 - height
     x0 = right if "right" in corner else left
     y0 = bottom if "bottom" in corner else top
-    out = [f'<g class="legend"><rect class="legend-box" x="{_num(x0)}" y="{_num(y0)}" '
-           f'width="{_num(width)}" height="{_num(height)}" rx="4"/>']
+    out = [
+        f'<g class="legend"><rect class="legend-box" x="{_num(x0)}" y="{_num(y0)}" '
+        f'width="{_num(width)}" height="{_num(height)}" rx="4"/>'
+    ]
     for i, (name, kind, dash) in enumerate(entries):
         y = y0 + pad / 2 + line_h * i + line_h / 2
         dashed = ' stroke-dasharray="5 4"' if dash else ""
-        out.append(f'<line class="line {kind}" x1="{_num(x0 + 8)}" x2="{_num(x0 + 28)}" '
-                   f'y1="{_num(y)}" y2="{_num(y)}"{dashed}/>'
-                   f'<text x="{_num(x0 + 34)}" y="{_num(y + 4)}">{escape(name)}</text>')
+        out.append(
+            f'<line class="line {kind}" x1="{_num(x0 + 8)}" x2="{_num(x0 + 28)}" '
+            f'y1="{_num(y)}" y2="{_num(y)}"{dashed}/>'
+            f'<text x="{_num(x0 + 34)}" y="{_num(y + 4)}">{escape(name)}</text>'
+        )
     out.append("</g>")
     return "".join(out)
 
@@ -201,8 +205,10 @@ def line_chart(
     frame = _Frame(xlim, ylim, height=height)
     left, right = frame.margin["left"], frame.width - frame.margin["right"]
     top, bottom = frame.margin["top"], frame.height - frame.margin["bottom"]
-    out = [f'<svg class="chart" viewBox="0 0 {frame.width} {frame.height}" role="img" '
-           f'xmlns="http://www.w3.org/2000/svg" preserveAspectRatio="xMidYMid meet">']
+    out = [
+        f'<svg class="chart" viewBox="0 0 {frame.width} {frame.height}" role="img" '
+        f'xmlns="http://www.w3.org/2000/svg" preserveAspectRatio="xMidYMid meet">'
+    ]
     if title:
         out.append(f"<title>{escape(title)}</title>")
     xt, yt = nice_ticks(*xlim), nice_ticks(*ylim)
@@ -214,8 +220,10 @@ def line_chart(
     out.append("</g>")
     # Clip the data to the plot area so a value past a fixed limit never crosses the axes.
     clip = f"clip-{ident}"
-    out.append(f'<clipPath id="{clip}"><rect x="{left - 2}" y="{top - 2}" '
-               f'width="{right - left + 4}" height="{bottom - top + 4}"/></clipPath>')
+    out.append(
+        f'<clipPath id="{clip}"><rect x="{left - 2}" y="{top - 2}" '
+        f'width="{right - left + 4}" height="{bottom - top + 4}"/></clipPath>'
+    )
     out.append(f'<g clip-path="url(#{clip})">')
     for b in bars:
         for i, h in enumerate(b.heights):
@@ -223,16 +231,19 @@ def line_chart(
                 continue
             x0, x1 = frame.px(b.edges[i]), frame.px(b.edges[i + 1])
             y0 = frame.py(h)
-            out.append(f'<rect class="bar {b.kind}" x="{_num(x0)}" y="{_num(y0)}" '
-                       f'width="{_num(max(x1 - x0, 0.5))}" height="{_num(frame.py(0) - y0)}"/>')
+            out.append(
+                f'<rect class="bar {b.kind}" x="{_num(x0)}" y="{_num(y0)}" '
+                f'width="{_num(max(x1 - x0, 0.5))}" height="{_num(frame.py(0) - y0)}"/>'
+            )
     for i, s in enumerate(series):
         kind = s.kind or f"s{i % 6 + 1}"
         pts = _path(frame, s.x, s.y, step=s.step)
         if not pts:
             continue
         if s.marker:
-            dots = "".join(f'<circle cx="{p.split(",")[0]}" cy="{p.split(",")[1]}" r="3.5"/>'
-                           for p in pts.split(" "))
+            dots = "".join(
+                f'<circle cx="{p.split(",")[0]}" cy="{p.split(",")[1]}" r="3.5"/>' for p in pts.split(" ")
+            )
             out.append(f'<g class="dots {kind}">{dots}</g>')
             continue
         if s.fill:
@@ -243,30 +254,44 @@ def line_chart(
         out.append(f'<polyline class="line {kind}" points="{pts}" stroke-width="{s.width}"{dashed}/>')
     for m in marks:
         x, y0, y1 = frame.px(m.x), frame.py(m.y0), frame.py(m.y1)
-        out.append(f'<line class="line {m.kind}" x1="{_num(x)}" x2="{_num(x)}" y1="{_num(y0)}" '
-                   f'y2="{_num(y1)}" stroke-width="2.5"/>')
+        out.append(
+            f'<line class="line {m.kind}" x1="{_num(x)}" x2="{_num(x)}" y1="{_num(y0)}" '
+            f'y2="{_num(y1)}" stroke-width="2.5"/>'
+        )
         if m.label:
             anchor = "start" if x < (left + right) / 2 else "end"
             dx = 6 if anchor == "start" else -6
-            out.append(f'<text class="mark-label" x="{_num(x + dx)}" y="{_num((y0 + y1) / 2 + 4)}" '
-                       f'text-anchor="{anchor}">{escape(m.label)}</text>')
+            out.append(
+                f'<text class="mark-label" x="{_num(x + dx)}" y="{_num((y0 + y1) / 2 + 4)}" '
+                f'text-anchor="{anchor}">{escape(m.label)}</text>'
+            )
     out.append("</g>")
-    out.append(f'<g class="axis"><line x1="{left}" x2="{right}" y1="{bottom}" y2="{bottom}"/>'
-               f'<line x1="{left}" x2="{left}" y1="{top}" y2="{bottom}"/>')
+    out.append(
+        f'<g class="axis"><line x1="{left}" x2="{right}" y1="{bottom}" y2="{bottom}"/>'
+        f'<line x1="{left}" x2="{left}" y1="{top}" y2="{bottom}"/>'
+    )
     for t in xt:
-        x = _num(frame.px(t))
-        out.append(f'<line x1="{x}" x2="{x}" y1="{bottom}" y2="{bottom + 5}"/>'
-                   f'<text x="{x}" y="{bottom + 20}" text-anchor="middle">{_fmt_tick(t, xt)}</text>')
+        tx = _num(frame.px(t))
+        out.append(
+            f'<line x1="{tx}" x2="{tx}" y1="{bottom}" y2="{bottom + 5}"/>'
+            f'<text x="{tx}" y="{bottom + 20}" text-anchor="middle">{_fmt_tick(t, xt)}</text>'
+        )
     for t in yt:
-        y = _num(frame.py(t))
-        out.append(f'<line x1="{left - 5}" x2="{left}" y1="{y}" y2="{y}"/>'
-                   f'<text x="{left - 8}" y="{_num(frame.py(t) + 4)}" text-anchor="end">'
-                   f"{_fmt_tick(t, yt)}</text>")
+        ty = _num(frame.py(t))
+        out.append(
+            f'<line x1="{left - 5}" x2="{left}" y1="{ty}" y2="{ty}"/>'
+            f'<text x="{left - 8}" y="{_num(frame.py(t) + 4)}" text-anchor="end">'
+            f"{_fmt_tick(t, yt)}</text>"
+        )
     out.append("</g>")
-    out.append(f'<text class="axis-label" x="{_num((left + right) / 2)}" y="{frame.height - 10}" '
-               f'text-anchor="middle">{escape(xlabel)}</text>')
-    out.append(f'<text class="axis-label" transform="translate(16 {_num((top + bottom) / 2)}) rotate(-90)" '
-               f'text-anchor="middle">{escape(ylabel)}</text>')
+    out.append(
+        f'<text class="axis-label" x="{_num((left + right) / 2)}" y="{frame.height - 10}" '
+        f'text-anchor="middle">{escape(xlabel)}</text>'
+    )
+    out.append(
+        f'<text class="axis-label" transform="translate(16 {_num((top + bottom) / 2)}) rotate(-90)" '
+        f'text-anchor="middle">{escape(ylabel)}</text>'
+    )
     entries = [(s.name, s.kind or f"s{i % 6 + 1}", s.dash) for i, s in enumerate(series) if s.name]
     entries += [(b.name, b.kind, False) for b in bars if b.name]
     out.append(_legend(entries, frame, legend))
