@@ -302,16 +302,16 @@ class PartialAcc:
             self.twice += int(seg.sum()) if seg.dtype != object else sum(seg.tolist())
             if k < st.score.size:  # the segment k crosses the end
                 self.done = True
-                f0, f1 = int(st.fp0[k]), int(st.fp1[k])
-                t0, t1 = int(st.tp0[k]), int(st.tp1[k])
+                e0, e1 = int(st.fp0[k]), int(st.fp1[k])
+                u0, u1 = int(st.tp0[k]), int(st.tp1[k])
                 m1, m0 = int(t.m1), int(t.m0)
                 base = Fraction(self.twice, 2 * m0 * m1)
-                tk = Fraction(t0, m1)
-                if f0 == self.xm:
+                tk = Fraction(u0, m1)
+                if e0 == self.xm:
                     self.area = base
                 else:
-                    tx = tk + (self.xm - f0) * Fraction(t1 - t0, m1 * (f1 - f0))
-                    self.area = base + (self.x - Fraction(f0, m0)) * (tk + tx) / 2
+                    tx = tk + (self.xm - e0) * Fraction(u1 - u0, m1 * (e1 - e0))
+                    self.area = base + (self.x - Fraction(e0, m0)) * (tk + tx) / 2
             return
         fm1, fm0 = float(t.m1), float(t.m0)
         f0, f1 = st.fp0 / fm0, st.fp1 / fm0
