@@ -19,7 +19,7 @@ from course_lib.report import _html, cli
 from course_lib.report._svg import Series, line_chart, nice_ticks
 
 sys.path.insert(0, str(Path(__file__).parent))
-from report_sample import sample_frame, sample_report  # noqa: E402
+from report_sample import sample_frame  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
@@ -72,13 +72,28 @@ def _parse(page: str) -> _Strict:
 
 
 @pytest.fixture(scope="module")
-def one() -> dict:
-    return sample_report(("p",))
+def files(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("report-data")
+    sample_frame(4000).to_csv(folder / "data.csv", index=False)
+    sample_frame(4000, seed=11).to_csv(folder / "baseline.csv", index=False)
+    return folder
+
+
+def _report(files: Path, *args: str) -> dict:
+    """The Report dict the command renders (the real course_lib.report, memory engine)."""
+    argv = [str(files / "data.csv"), "--label", "y", "--engine", "memory", *args]
+    return cli._compute(cli.build_parser().parse_args(argv), argv, lambda stage: None)
 
 
 @pytest.fixture(scope="module")
-def full() -> dict:
-    return sample_report(("p", "p2"), by="segment", baseline=True)
+def one(files) -> dict:
+    return _report(files, "--score", "p")
+
+
+@pytest.fixture(scope="module")
+def full(files) -> dict:
+    return _report(files, "--score", "p", "--score", "p2", "--by", "segment", "--baseline",
+                   str(files / "baseline.csv"), "--costs", "1", "5")
 
 
 SECTIONS_ONE = ["summary", "metrics", "figures", "gains", "operating-points", "reproduce"]
@@ -157,26 +172,30 @@ def test_numbers_on_the_page_are_the_reports(full):
     p = full["scores"]["p"]
     assert f'{p["auc"]["value"]:.4f}' in page
     assert f'title="exactly {p["auc"]["fraction"]}"' in page
-    assert f'[{p["auc_ci"][0]:.4f}, {p["auc_ci"][1]:.4f}]' in page
-    assert f'{p["ks"]:.4f}' in page and f'{p["h_measure"]:.4f}' in page
+    assert f'[{p["auc_ci"][0]:.4f},<wbr> {p["auc_ci"][1]:.4f}]' in page
+    assert f'{p["ks"]["value"]:.4f}' in page and f'{p["h_measure"]:.4f}' in page
     c = full["comparison"][0]
-    assert f'{c["auc_difference"]:.4f}' in page and f'{c["z"]:.3f}' in page
-    assert "&lt; 0.0001" in page  # p-value of the sample's comparison
-    assert full["command"][1] in page and "ab" * 32 in page and "4\u202f000" in page
+    assert f'{c["auc_difference"]["value"]:.4f}' in page and f'{c["z"]:.3f}' in page
+    assert c["p_value"] < 1e-4 and "&lt; 0.0001" in page
+    assert "classifier-report" in full["command"] and full["inputs"][0]["sha256"] in page
+    assert full["baseline_inputs"][0]["sha256"] in page and "4\u202f000" in page
     row = p["gains_table"][0]
-    assert f'{row["cum_%1"]:.2f}' in page
+    assert f'{row["cum_%1"]:.2f}' in page and f'{row["Lift"]:.3f}' in page
+    cost = next(op for op in p["operating_points"] if op["name"] == "cost")
+    assert cost["cost"] == 1728  # 848 false positives at 1 and 176 false negatives at 5
+    assert "Cost-optimal" in page and "1\u202f728" in page
 
 
-def test_scores_outside_0_1_leave_out_calibration(one):
-    report = json.loads(json.dumps(one))
-    block = report["scores"]["p"]
-    for key in ("brier", "ece"):
-        block[key] = None
-    del block["curves"]["reliability"]
-    report["summary"]["probabilities"]["p"] = False
+def test_scores_outside_0_1_leave_out_calibration(files):
+    frame = sample_frame(4000)
+    frame["logit"] = (frame["p"] * 20 - 5).round(2)
+    frame.to_csv(files / "logit.csv", index=False)
+    argv = [str(files / "logit.csv"), "--label", "y", "--score", "logit", "--engine", "memory"]
+    report = cli._compute(cli.build_parser().parse_args(argv), argv, lambda stage: None)
+    assert report["summary"]["probabilities"] == {"logit": False}
     parsed = _parse(_html.render(report))
     figures = [a["id"] for tag, a in parsed.elements if tag == "figure"]
-    assert "fig-reliability-1" not in figures
+    assert figures == ["fig-roc", "fig-pr", "fig-gain", "fig-lift", "fig-ks-1", "fig-distribution-1"]
     text = "".join(parsed.text)
     assert "Brier score" not in text and "Expected calibration error" not in text
 
@@ -379,3 +398,14 @@ def test_the_command_end_to_end(tmp_path):
     auc = cl.roc_auc(df["y"], df["p"], exact=True)
     assert data_json["scores"]["p"]["auc"]["fraction"] == f"{auc.numerator}/{auc.denominator}"
     assert f"{float(auc):.4f}" in page
+
+
+@pytest.mark.parametrize("engine", ["memory", "duckdb"])
+def test_a_missing_score_is_dropped_and_counted_on_the_page(tmp_path, engine):
+    data = _csv(tmp_path, "d.csv", "y,p\n0,0.1\n1,\n1,0.9\n0,0.2\n,0.5\n")
+    proc = _run(str(data), "--label", "y", "--score", "p", "--engine", engine, "--out", str(tmp_path / "r.html"),
+                cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    text = "".join(_parse((tmp_path / "r.html").read_text(encoding="utf-8")).text)
+    assert "Rows read5" in text.replace("\n", "")
+    assert "Rows dropped: missing label1" in text and "Rows dropped: missing score p1" in text

@@ -10,6 +10,7 @@ the book's root, which ``book_url`` gives).
 from __future__ import annotations
 
 import math
+import re
 import shlex
 from collections.abc import Iterable, Mapping, Sequence
 from html import escape
@@ -59,12 +60,34 @@ def book_link(metric: str, label: str, book_url: str = DEFAULT_BOOK_URL) -> str:
     >>> book_link("auc", "AUC", "https://example.org/book/")
     '<a class="metric" href="https://example.org/book/notebooks/03_auc_pairs.html#why-the-area-counts-the-pairs">AUC</a>'
     """
-    target = BOOK_SECTIONS.get(metric)
-    if target is None:
-        return escape(label)
-    base = book_url.rstrip("/")
-    href = f"{base}/{target}" if base else target
-    return f'<a class="metric" href="{escape(href)}">{escape(label)}</a>'
+    return _Book(book_url).link(metric, label)
+
+
+class _Book:
+    """The book the page links to: its root and each metric's section (the Report's own
+    ``links`` first, then :data:`BOOK_SECTIONS`)."""
+
+    def __init__(self, url: str, links: Mapping[str, str] | None = None) -> None:
+        self.url = url
+        self.sections = {**BOOK_SECTIONS, **(links or {})}
+
+    def link(self, metric: str, label: str) -> str:
+        target = self.sections.get(metric)
+        if target is None:
+            return escape(label)
+        base = self.url.rstrip("/")
+        href = f"{base}/{target}" if base else target
+        return f'<a class="metric" href="{escape(href)}">{escape(label)}</a>'
+
+
+def _settings(report: Mapping[str, Any]) -> dict[str, Any]:
+    """The options the report was made with (core's ``settings``, or ``options``)."""
+    out: dict[str, Any] = {}
+    for key in ("options", "settings"):
+        value = report.get(key)
+        if isinstance(value, Mapping):
+            out.update(value)
+    return out
 
 
 # --- numbers -------------------------------------------------------------------------
@@ -141,7 +164,7 @@ def _p_value(x: Any) -> str:
 def _ci(pair: Any, digits: int = 4) -> str:
     if not isinstance(pair, Sequence) or len(pair) != 2:
         return ""
-    return f'<span class="ci">[{_fmt(pair[0], digits)}, {_fmt(pair[1], digits)}]</span>'
+    return f'<span class="ci">[{_fmt(pair[0], digits)},<wbr> {_fmt(pair[1], digits)}]</span>'
 
 
 # --- building blocks -----------------------------------------------------------------
@@ -214,9 +237,9 @@ def _floats(values: Any) -> list[float]:
 # --- sections ------------------------------------------------------------------------
 
 
-def _summary(report: Mapping[str, Any], book_url: str) -> str:
+def _summary(report: Mapping[str, Any], book: _Book) -> str:
     s = report.get("summary") or {}
-    options = report.get("options") or {}
+    options = _settings(report)
     pos, neg = _value(s.get("positives")), _value(s.get("negatives"))
     total = (pos or 0) + (neg or 0)
     rate = pos / total if pos is not None and total > 0 else None
@@ -232,7 +255,7 @@ def _summary(report: Mapping[str, Any], book_url: str) -> str:
     rows += [
         (f"Positives{unit}", _count(pos)),
         (f"Negatives{unit}", _count(neg)),
-        (book_link("imbalance", "Positive rate", book_url), _pct(rate, 2)),
+        (book.link("imbalance", "Positive rate"), _pct(rate, 2)),
     ]
     if options.get("label") is not None:
         label = f"<code>{escape(str(options['label']))}</code>"
@@ -242,7 +265,7 @@ def _summary(report: Mapping[str, Any], book_url: str) -> str:
     if options.get("weight"):
         rows.append(
             (
-                book_link("weights", "Weight column", book_url),
+                book.link("weights", "Weight column"),
                 f"<code>{escape(str(options['weight']))}</code>",
             )
         )
@@ -266,7 +289,7 @@ def _summary(report: Mapping[str, Any], book_url: str) -> str:
         [
             "Score",
             "Distinct scores",
-            book_link("ties", "Tied rows", book_url),
+            book.link("ties", "Tied rows"),
             "Share tied",
             "Scores in [0, 1]",
         ],
@@ -280,15 +303,16 @@ def _summary(report: Mapping[str, Any], book_url: str) -> str:
             notes.append(
                 f"<li><code>{escape(str(name))}</code>: {_pct(tv / used)} of the rows share their score "
                 f"with another row. The ROC curve takes a diagonal step at each tie, the AUC counts a "
-                f"tied pair as half, and the {book_link('gains_ties', 'gains table', book_url)} keeps "
+                f"tied pair as half, and the {book.link('gains_ties', 'gains table')} keeps "
                 f"tied rows in one bin, so its bins are not exactly ten per cent each.</li>"
             )
     if rate is not None and rate < 0.1:
         notes.append(
             f"<li>Positives are {_pct(rate, 2)} of the rows: read the "
-            f"{book_link('pr_baseline', 'PR curve against its baseline', book_url)} as well as the ROC "
+            f"{book.link('pr_baseline', 'PR curve against its baseline')} as well as the ROC "
             f"curve.</li>"
         )
+    notes += [f"<li>{escape(str(n))}</li>" for n in report.get("notes") or []]
     note = f'<ul class="notes">{"".join(notes)}</ul>' if notes else ""
     return (
         f'<section id="summary"><h2>Data</h2><div class="two-col">{table}{score_table}</div>{note}</section>'
@@ -313,7 +337,7 @@ _METRIC_ROWS: list[tuple[str, str, str]] = [
 ]
 
 
-def _metrics(report: Mapping[str, Any], book_url: str) -> str:
+def _metrics(report: Mapping[str, Any], book: _Book) -> str:
     scores: Mapping[str, Any] = report.get("scores") or {}
     names = list(scores)
     max_fpr = None
@@ -341,7 +365,7 @@ def _metrics(report: Mapping[str, Any], book_url: str) -> str:
             text = label
             if key in ("partial_auc", "mcclish") and max_fpr is not None:
                 text += f" (FPR ≤ {_value(max_fpr):g})"
-            rows.append([book_link(section, text, book_url), *cells])
+            rows.append([book.link(section, text), *cells])
     head = ["Metric", *(f"<code>{escape(n)}</code>" for n in names)]
     table = _table(head, rows, cls="metrics")
     cards = []
@@ -355,8 +379,9 @@ def _metrics(report: Mapping[str, Any], book_url: str) -> str:
             f"<span>KS {_fmt(block.get('ks'), 3)}</span></div></div>"
         )
     intro = (
-        "<p>Every number is exact (computed from the counts of each distinct score, no "
-        "binning); hover over a value to see its exact fraction where there is one. Each "
+        "<p>AUC, Gini, KS, partial AUC, the gains table and the operating points are exact: "
+        "computed from the counts of every distinct score, no binning (hover over a value to "
+        "see its exact fraction). The intervals are DeLong's, from the same counts. Each "
         "metric's name links to the section of the book that explains it.</p>"
     )
     return (
@@ -365,7 +390,7 @@ def _metrics(report: Mapping[str, Any], book_url: str) -> str:
     )
 
 
-def _comparison(report: Mapping[str, Any], book_url: str) -> str:
+def _comparison(report: Mapping[str, Any], book: _Book) -> str:
     comparison = report.get("comparison") or []
     if not comparison:
         return ""
@@ -383,13 +408,13 @@ def _comparison(report: Mapping[str, Any], book_url: str) -> str:
     table = _table(["AUC difference", "Difference", "95 % interval", "z", "p-value"], rows, cls="comparison")
     return (
         f'<section id="comparison"><h2>Comparison</h2><p>The '
-        f"{book_link('comparison', 'paired DeLong test', book_url)} of the difference of the AUCs "
+        f"{book.link('comparison', 'paired DeLong test')} of the difference of the AUCs "
         f"on the same rows (the correlation of the two scores is taken into account).</p>"
         f"{table}</section>"
     )
 
 
-def _figures(report: Mapping[str, Any], book_url: str, figs: _Figures) -> str:
+def _figures(report: Mapping[str, Any], book: _Book, figs: _Figures) -> str:
     scores: Mapping[str, Any] = report.get("scores") or {}
     names = list(scores)
     out: list[str] = []
@@ -426,8 +451,8 @@ def _figures(report: Mapping[str, Any], book_url: str, figs: _Figures) -> str:
                 ident="roc",
                 title="ROC curve",
             ),
-            f"{book_link('roc', 'ROC curve', book_url)} with its "
-            f"{book_link('hull', 'convex hull', book_url)} (dashed) and the diagonal of a "
+            f"{book.link('roc', 'ROC curve')} with its "
+            f"{book.link('hull', 'convex hull')} (dashed) and the diagonal of a "
             "random ranking.",
         )
     )
@@ -458,8 +483,8 @@ def _figures(report: Mapping[str, Any], book_url: str, figs: _Figures) -> str:
                 ident="pr",
                 title="Precision-recall curve",
             ),
-            f"{book_link('pr', 'Precision-recall curve', book_url)}; the dashed line is the "
-            f"{book_link('pr_baseline', 'baseline', book_url)}, the positive rate, where a "
+            f"{book.link('pr', 'Precision-recall curve')}; the dashed line is the "
+            f"{book.link('pr_baseline', 'baseline')}, the positive rate, where a "
             "random ranking lies.",
         )
     )
@@ -482,7 +507,7 @@ def _figures(report: Mapping[str, Any], book_url: str, figs: _Figures) -> str:
                 ident="gain",
                 title="Gain curve",
             ),
-            f"{book_link('gain', 'Gain curve', book_url)} (cumulative share of positives "
+            f"{book.link('gain', 'Gain curve')} (cumulative share of positives "
             "among the top-scored rows), with a random and an ideal ranking.",
         )
     )
@@ -507,7 +532,7 @@ def _figures(report: Mapping[str, Any], book_url: str, figs: _Figures) -> str:
                 ident="lift",
                 title="Lift curve",
             ),
-            f"{book_link('lift', 'Lift', book_url)}: the positive rate among the top-scored "
+            f"{book.link('lift', 'Lift')}: the positive rate among the top-scored "
             "rows divided by the overall positive rate.",
         )
     )
@@ -545,7 +570,7 @@ def _figures(report: Mapping[str, Any], book_url: str, figs: _Figures) -> str:
                     ident=f"ks-{i + 1}",
                     title=f"KS chart of {name}",
                 ),
-                f"{book_link('ks', 'KS chart', book_url)} of <code>{escape(name)}</code>: the "
+                f"{book.link('ks', 'KS chart')} of <code>{escape(name)}</code>: the "
                 "cumulative shares of positives and of negatives among the top-scored rows; "
                 "the KS statistic is the largest vertical gap.",
             )
@@ -610,7 +635,7 @@ def _figures(report: Mapping[str, Any], book_url: str, figs: _Figures) -> str:
                     ident=f"reliability-{i + 1}",
                     title=f"Reliability diagram of {name}",
                 ),
-                f"{book_link('reliability', 'Reliability diagram', book_url)} of "
+                f"{book.link('reliability', 'Reliability diagram')} of "
                 f"<code>{escape(name)}</code> (ten equal-width bins): points on the diagonal "
                 "are calibrated probabilities.",
             )
@@ -621,26 +646,25 @@ def _figures(report: Mapping[str, Any], book_url: str, figs: _Figures) -> str:
 _GAINS_COLUMNS: list[tuple[str, str, str]] = [
     # (column of gains_table, header, format)
     ("N", "Rows", "count"),
-    ("%", "% of rows", "pct"),
     ("cum_%", "Cum. % rows", "pct"),
     ("Prob", "Positive rate", "rate"),
     ("N_1", "Positives", "count"),
-    ("%_1", "% of positives", "pct"),
     ("cum_N1", "Cum. positives", "count"),
     ("cum_%1", "Cum. % positives", "pct"),
     ("N_0", "Negatives", "count"),
-    ("%_0", "% of negatives", "pct"),
-    ("cum_N0", "Cum. negatives", "count"),
     ("cum_%0", "Cum. % negatives", "pct"),
     ("K-S", "K-S", "pct"),
     ("Lift", "Lift", "lift"),
 ]
 
 
+#: Columns of gains_table left to the JSON (each follows from the columns shown).
+_GAINS_JSON_ONLY = {"%", "%_1", "%_0", "cum_N0"}
+
 _SCORE_BOUNDS = {"max_score": "Highest score", "min_score": "Lowest score"}
 
 
-def _gains(report: Mapping[str, Any], book_url: str) -> str:
+def _gains(report: Mapping[str, Any], book: _Book) -> str:
     scores: Mapping[str, Any] = report.get("scores") or {}
     parts = []
     for name, block in scores.items():
@@ -649,7 +673,8 @@ def _gains(report: Mapping[str, Any], book_url: str) -> str:
             continue
         known = [c for c in _GAINS_COLUMNS if c[0] in rows[0]]
         bounds = [k for k in ("max_score", "min_score") if k in rows[0]]
-        extra = [k for k in rows[0] if k not in {c[0] for c in _GAINS_COLUMNS} | {"bin", *bounds}]
+        shown = {c[0] for c in _GAINS_COLUMNS} | _GAINS_JSON_ONLY | {"bin", *bounds}
+        extra = [k for k in rows[0] if k not in shown]
         head = [
             "Bin",
             *(_SCORE_BOUNDS[k] for k in bounds),
@@ -680,21 +705,34 @@ def _gains(report: Mapping[str, Any], book_url: str) -> str:
                 body,
                 cls="gains",
                 caption=f"<code>{escape(name)}</code>: ten bins of rows by decreasing score; "
-                "percentages in %.",
+                "percentages in %; every column of the table is in the JSON.",
             )
         )
     if not parts:
         return ""
     return (
-        f'<section id="gains"><h2>{book_link("gains_table", "Gains table", book_url)}</h2>'
+        f'<section id="gains"><h2>{book.link("gains_table", "Gains table")}</h2>'
         f"<p>Tied scores are never split between two bins "
-        f"({book_link('gains_ties', 'why', book_url)}), so a bin may hold more or fewer than a tenth "
+        f"({book.link('gains_ties', 'why')}), so a bin may hold more or fewer than a tenth "
         f"of the rows.</p>{''.join(parts)}</section>"
     )
 
 
-def _operating_points(report: Mapping[str, Any], book_url: str) -> str:
+_POINT_NAMES = {"youden": "Youden's J", "ks": "KS point", "cost": "Cost-optimal"}
+
+
+def _point_name(name: str) -> str:
+    if name in _POINT_NAMES:
+        return _POINT_NAMES[name]
+    if m := re.fullmatch(r"top (\S+?)\s*%", name):
+        return f"Top {m.group(1)} %"
+    return name
+
+
+def _operating_points(report: Mapping[str, Any], book: _Book) -> str:
     scores: Mapping[str, Any] = report.get("scores") or {}
+    summary = report.get("summary") or {}
+    m1, m0 = _value(summary.get("positives")), _value(summary.get("negatives"))
     parts = []
     for name, block in scores.items():
         points = block.get("operating_points") or []
@@ -702,16 +740,22 @@ def _operating_points(report: Mapping[str, Any], book_url: str) -> str:
             continue
         body = []
         for p in points:
+            tp, fp = _value(p.get("tp")), _value(p.get("fp"))
+            fn = p.get("fn", m1 - tp if m1 is not None and tp is not None else None)
+            tn = p.get("tn", m0 - fp if m0 is not None and fp is not None else None)
             body.append(
                 [
-                    escape(str(p.get("name", ""))),
+                    escape(_point_name(str(p.get("name", "")))),
                     _score_value(p.get("threshold")),
                     _fmt(p.get("tpr")),
                     _fmt(p.get("fpr")),
                     _fmt(p.get("precision")),
                     _pct(p.get("rate")) if p.get("rate") is not None else "–",
-                    *(_count(p.get(k)) for k in ("tp", "fp", "fn", "tn")),
-                    _count(p.get("cost")) if p.get("cost") is not None else "–",
+                    _count(tp),
+                    _count(fp),
+                    _count(fn),
+                    _count(tn),
+                    _count(p.get("cost")) if p.get("cost") is not None else "",
                 ]
             )
         parts.append(
@@ -724,34 +768,36 @@ def _operating_points(report: Mapping[str, Any], book_url: str) -> str:
         )
     if not parts:
         return ""
-    costs = (report.get("options") or {}).get("costs")
+    costs = _settings(report).get("costs")
     cost_note = ""
     if isinstance(costs, Sequence) and len(costs) == 2:
         cost_note = (
-            f" Cost counts a false positive as {_value(costs[0]):g} and a false negative as "
-            f"{_value(costs[1]):g} ({book_link('cost_optimal', 'cost-optimal threshold', book_url)})."
+            f" The cost counts a false positive as {_value(costs[0]):g} and a false negative as "
+            f"{_value(costs[1]):g}; the {book.link('cost_optimal', 'cost-optimal threshold')} makes it least."
         )
     return (
-        f'<section id="operating-points"><h2>{book_link("operating_points", "Operating points", book_url)}'
-        f"</h2><p>Rows with a score at or above the threshold are flagged positive.{cost_note}</p>"
+        f'<section id="operating-points"><h2>{book.link("operating_points", "Operating points")}'
+        "</h2><p>Rows with a score at or above the threshold are flagged positive. Youden's J and the KS "
+        "point are the same threshold: the one where TPR − FPR is largest; top k % flags the fewest "
+        f"whole groups of tied scores holding at least k % of the rows.{cost_note}</p>"
         f"{''.join(parts)}</section>"
     )
 
 
-def _segments(report: Mapping[str, Any], book_url: str) -> str:
+def _segments(report: Mapping[str, Any], book: _Book) -> str:
     segments = report.get("segments") or []
     if not segments:
         return ""
-    by = (report.get("options") or {}).get("by")
+    by = (_settings(report)).get("by")
     with_score = any("score" in s for s in segments)
     head = (["Score"] if with_score else []) + [
         "Segment",
         "Rows",
         "Positives",
-        book_link("auc", "AUC", book_url),
-        book_link("auc_ci", "95 % interval", book_url),
-        book_link("gini", "Gini", book_url),
-        book_link("ks", "KS", book_url),
+        book.link("auc", "AUC"),
+        book.link("auc_ci", "95 % interval"),
+        book.link("gini", "Gini"),
+        book.link("ks", "KS"),
     ]
     body = []
     for s in segments:
@@ -776,6 +822,14 @@ def _segments(report: Mapping[str, Any], book_url: str) -> str:
     )
 
 
+def _psi_term(actual: float | None, expected: float | None, eps: float = 1e-4) -> float | None:
+    """One bin's ``(a - e) ln(a / e)``, an empty share counted as ``eps`` (as the report's PSI)."""
+    if actual is None or expected is None:
+        return None
+    a, e = max(actual, eps), max(expected, eps)
+    return (a - e) * math.log(a / e)
+
+
 def _stability(report: Mapping[str, Any]) -> str:
     stability = report.get("stability") or []
     if not stability:
@@ -783,24 +837,12 @@ def _stability(report: Mapping[str, Any]) -> str:
     rows = []
     for s in stability:
         psi = _value(s.get("psi"))
-        verdict = (
-            ""
-            if psi is None
-            else "stable"
-            if psi < 0.1
-            else "moderate shift"
-            if psi < 0.25
-            else "large shift"
-        )
+        verdict = ""
+        if psi is not None:
+            verdict = "stable" if psi < 0.1 else "moderate shift" if psi < 0.25 else "large shift"
         rows.append([f"<code>{escape(str(s.get('score')))}</code>", _fmt(psi), verdict])
-    stability_text = [2]
     parts = [
-        _table(
-            ["Score", "PSI", "Reading (&lt; 0.1, &lt; 0.25, ≥ 0.25)"],
-            rows,
-            cls="stability",
-            text=stability_text,
-        )
+        _table(["Score", "PSI", "Reading (&lt; 0.1, &lt; 0.25, ≥ 0.25)"], rows, cls="stability", text=[2])
     ]
     for s in stability:
         bins = s.get("bins") or []
@@ -808,19 +850,23 @@ def _stability(report: Mapping[str, Any]) -> str:
             continue
         body = []
         for i, b in enumerate(bins, start=1):
+            expected = _value(b.get("baseline_share", b.get("expected")))
+            actual = _value(b.get("data_share", b.get("actual")))
+            term = b.get("psi", _psi_term(actual, expected))
+            low, high = b.get("low"), b.get("high")
             body.append(
                 [
-                    str(i),
-                    _score_value(b.get("low")),
-                    _score_value(b.get("high")),
-                    _pct(b.get("expected"), 2),
-                    _pct(b.get("actual"), 2),
-                    _fmt(b.get("psi")),
+                    str(b.get("bin", i)),
+                    _score_value(low) if low is not None else "−∞",
+                    _score_value(high) if high is not None else "+∞",
+                    _pct(expected, 2),
+                    _pct(actual, 2),
+                    _fmt(term),
                 ]
             )
         parts.append(
             _table(
-                ["Bin", "Score from", "to", "Baseline share", "Share", "PSI term"],
+                ["Bin", "Scores from", "below", "Baseline share", "Share", "PSI term"],
                 body,
                 cls="psi-bins",
                 caption=f"<code>{escape(str(s.get('score')))}</code>",
@@ -828,8 +874,9 @@ def _stability(report: Mapping[str, Any]) -> str:
         )
     return (
         '<section id="stability"><h2>Stability</h2><p>Population stability index between the baseline '
-        "sample and this one, over ten bins cut at the baseline's deciles of each score "
-        "(PSI = Σ (share − baseline share) · ln(share / baseline share)).</p>"
+        "sample and this one, over ten bins cut at the baseline's tie-aware deciles of each score: "
+        "PSI = Σ (share − baseline share) · ln(share / baseline share), an empty bin counted as a share "
+        "of 0.0001.</p>"
         f"{''.join(parts)}</section>"
     )
 
@@ -841,17 +888,22 @@ def _footer(report: Mapping[str, Any]) -> str:
     else:
         command_text = str(command or "")
     rows = []
-    for item in report.get("inputs") or []:
-        rows.append(
-            [
-                f"<code>{escape(str(item.get('path', '')))}</code>",
-                _count(item.get("rows")),
-                f'<code class="hash">{escape(str(item.get("sha256", "")))}</code>',
-            ]
-        )
-    inputs = _table(["Input", "Rows", "SHA-256"], rows, cls="inputs", text=[2]) if rows else ""
+    for role, key in (("data", "inputs"), ("baseline", "baseline_inputs")):
+        for item in report.get(key) or []:
+            path = item.get("path")
+            rows.append(
+                [
+                    f"<code>{escape(str(path))}</code>" if path else "(a DataFrame)",
+                    role,
+                    _count(item.get("rows")),
+                    f'<code class="hash">{escape(str(item.get("sha256") or ""))}</code>',
+                ]
+            )
+    inputs = (
+        _table(["Input", "Role", "Rows", "SHA-256"], rows, cls="inputs", text=[1, 3]) if rows else ""
+    )
     version = escape(str(report.get("version", "")))
-    engine = (report.get("options") or {}).get("engine")
+    engine = (_settings(report)).get("engine")
     engine_text = f", engine <code>{escape(str(engine))}</code>" if engine else ""
     return (
         f'<footer id="reproduce"><h2>Reproduce</h2><p>Made by <code>course_lib</code> {version}'
@@ -882,14 +934,16 @@ def render(report: Mapping[str, Any], *, book_url: str = DEFAULT_BOOK_URL, title
     data_name = str(inputs[0].get("path", "")) if inputs and isinstance(inputs[0], Mapping) else ""
     heading = title or "Validation report"
     figs = _Figures()
+    links = report.get("links")
+    book = _Book(book_url, links if isinstance(links, Mapping) else None)
     body = [
-        _summary(report, book_url),
-        _metrics(report, book_url),
-        _comparison(report, book_url),
-        _figures(report, book_url, figs),
-        _gains(report, book_url),
-        _operating_points(report, book_url),
-        _segments(report, book_url),
+        _summary(report, book),
+        _metrics(report, book),
+        _comparison(report, book),
+        _figures(report, book, figs),
+        _gains(report, book),
+        _operating_points(report, book),
+        _segments(report, book),
         _stability(report),
     ]
     present = [
