@@ -403,7 +403,8 @@ def test_the_command_end_to_end(tmp_path):
 @pytest.mark.parametrize("engine", ["memory", "duckdb"])
 def test_a_missing_score_is_dropped_and_counted_on_the_page(tmp_path, engine):
     data = _csv(tmp_path, "d.csv", "y,p\n0,0.1\n1,\n1,0.9\n0,0.2\n,0.5\n")
-    proc = _run(str(data), "--label", "y", "--score", "p", "--engine", engine, "--out", str(tmp_path / "r.html"),
+    out = tmp_path / "r.html"
+    proc = _run(str(data), "--label", "y", "--score", "p", "--engine", engine, "--out", str(out),
                 cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     text = "".join(_parse((tmp_path / "r.html").read_text(encoding="utf-8")).text)
