@@ -21,7 +21,7 @@ __all__ = ["Series", "Bars", "line_chart", "nice_ticks"]
 
 #: Size of the drawing in user units (the page scales it to the column width).
 WIDTH, HEIGHT = 480, 360
-MARGIN = {"left": 62, "right": 16, "top": 14, "bottom": 54}
+MARGIN = {"left": 70, "right": 16, "top": 14, "bottom": 54}
 #: At most this many points of one curve are drawn (curves arrive thinned already).
 MAX_POINTS = 4000
 
@@ -289,7 +289,7 @@ def line_chart(
         f'text-anchor="middle">{escape(xlabel)}</text>'
     )
     out.append(
-        f'<text class="axis-label" transform="translate(16 {_num((top + bottom) / 2)}) rotate(-90)" '
+        f'<text class="axis-label" transform="translate(17 {_num((top + bottom) / 2)}) rotate(-90)" '
         f'text-anchor="middle">{escape(ylabel)}</text>'
     )
     entries = [(s.name, s.kind or f"s{i % 6 + 1}", s.dash) for i, s in enumerate(series) if s.name]
