@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import importlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ._compute import LINKS, compute
@@ -123,7 +123,8 @@ def report(
     top: Any = (1, 5, 10, 20),
     level: float = 0.95,
     chunk: int = CHUNK,
-    command: str | None = None,
+    command: str | Sequence[str] | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> Report:
     """The validation report of one or more score columns.
 
@@ -156,8 +157,10 @@ def report(
         Confidence level of the DeLong intervals.
     chunk : int
         Score groups per chunk (the streaming; the numbers do not depend on it).
-    command : str, optional
+    command : str or sequence of str, optional
         The command line, recorded in the report.
+    progress : callable, optional
+        Called with the name of each stage as it starts (for a progress bar).
 
     Returns
     -------
@@ -178,5 +181,17 @@ def report(
         kind = engine if isinstance(engine, str) else "memory"
         base = make_engine(kind, baseline, label=label, scores=scores, weight=weight,
                            pos_label=pos_label)
+    options = {"label": label, "pos_label": _plain(pos_label), "weight": weight,
+               "engine": engine if isinstance(engine, str) else type(engine).__name__}
     return Report(compute(eng, baseline=base, max_fpr=max_fpr, costs=costs, top=top,
-                          level=level, chunk=chunk, command=command))
+                          level=level, chunk=chunk, command=command, options=options,
+                          progress=progress))
+
+
+def _plain(value: Any) -> Any:
+    """A label value as JSON: numpy scalars as Python ones, others as text."""
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    if hasattr(value, "item"):
+        return value.item()
+    return str(value)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from importlib import metadata
 from typing import Any
@@ -276,6 +277,8 @@ def _score_report(
         "curves": {},
     }
     c = curves.result()
+    c["ks"]["ks_rate"] = points[1]["rate"]["value"] if isinstance(
+        points[1]["rate"], dict) else points[1]["rate"]
     c["hull"] = {"fpr": hx.tolist(), "tpr": hy.tolist()}
     c["distribution"] = dist.result()
     if calib is not None:
@@ -411,10 +414,19 @@ def compute(
     top: Any = (1, 5, 10, 20),
     level: float = 0.95,
     chunk: int = CHUNK,
-    command: str | None = None,
+    command: str | Sequence[str] | None = None,
+    options: dict[str, Any] | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
-    """The report of the scores of ``engine`` (segments by ``engine.by``) as a dict."""
+    """The report of the scores of ``engine`` (segments by ``engine.by``) as a dict.
+
+    ``options`` (label, weight, pos_label, engine, ...) are recorded in the report's
+    ``"options"`` with the settings used; ``progress(stage)`` is called as each stage
+    starts.
+    """
     b, pair, shares, level = check_options(max_fpr, costs, top, level)
+    step = progress if progress is not None else (lambda stage: None)
+    step("summary")
     summary = engine.summary()
     notes: list[str] = []
     names = tuple(engine.scores)
@@ -422,6 +434,7 @@ def compute(
     u2: dict[str, int | None] = {}
     tables: dict[str, PlacementTable | None] = {}
     for name in names:
+        step(f"score {name}")
         scores[name], u2[name], tables[name] = _score_report(
             engine, name, summary, max_fpr=b, costs=pair, top=shares, level=level,
             chunk=chunk, keep_placements=len(names) > 1, notes=notes,
@@ -439,6 +452,7 @@ def compute(
                 comparison.append({"a": a, "b": bname, "auc_difference": number(diff),
                                    "z": None, "p_value": None, "ci": [None, None]})
                 continue
+            step(f"comparison {a} - {bname}")
             r = paired_delong(engine.pair_groups(a, bname, chunk=chunk), ta, tb, t, ua, ub,
                               level)
             comparison.append({
@@ -450,16 +464,18 @@ def compute(
     segments: list[dict[str, Any]] = []
     if engine.by is not None:
         for name in names:
+            step(f"segments of {name}")
             segments += _segments(engine, name, engine.by, summary, level, chunk, notes)
     stability = []
     if baseline is not None:
         for name in names:
+            step(f"stability of {name}")
             stability.append(_stability(engine, baseline, name, chunk))
     n = summary.positives + summary.negatives
     tied = {k: number(v) for k, v in summary.tied_rows.items()}
     return {
         "version": _version(),
-        "command": command,
+        "command": command if command is None or isinstance(command, str) else list(command),
         "inputs": engine.inputs(),
         "baseline_inputs": baseline.inputs() if baseline is not None else None,
         "summary": {
@@ -479,8 +495,9 @@ def compute(
             "tied_share": {k: number(v / summary.used) for k, v in summary.tied_rows.items()},
             "probabilities": dict(summary.probabilities),
         },
-        "settings": {"max_fpr": number(b), "costs": list(pair) if pair else None,
-                     "top": list(shares), "level": level, "by": engine.by},
+        "options": {**(options or {}), "scores": list(names), "by": engine.by,
+                    "max_fpr": number(b), "costs": list(pair) if pair else None,
+                    "top": list(shares), "level": level},
         "scores": scores,
         "comparison": comparison,
         "segments": segments,

@@ -31,6 +31,7 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 import numpy as np
+import pandas as pd
 from scipy import special
 from scipy.special import ndtr, ndtri
 
@@ -284,6 +285,7 @@ class PartialAcc:
                 max_fpr if isinstance(max_fpr, Fraction) else Fraction(repr(float(max_fpr)))
             )
             self.xm = self.x * int(totals.m0)  # the end in units of negatives
+            self.xm_floor = self.xm.numerator // self.xm.denominator
             self.twice = 0  # 2 m0 m1 times the area so far
             self.area: Any = None
         else:
@@ -296,8 +298,8 @@ class PartialAcc:
             return
         t = self.totals
         if t.integral:
-            inside = st.fp1 <= self.xm
-            k = int(np.count_nonzero(inside))  # fp1 is non-decreasing: a prefix
+            # fp1 <= xm for integers fp1 is fp1 <= floor(xm); fp1 is non-decreasing
+            k = int(np.count_nonzero(st.fp1 <= self.xm_floor))
             seg = (st.fp1[:k] - st.fp0[:k]) * (st.tp1[:k] + st.tp0[:k])
             self.twice += int(seg.sum()) if seg.dtype != object else sum(seg.tolist())
             if k < st.score.size:  # the segment k crosses the end
@@ -340,10 +342,15 @@ class PartialAcc:
 
 
 def _below_chords(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Points (inner ones) clearly below the chord of their two neighbours."""
-    cross = (x[1:-1] - x[:-2]) * (y[2:] - y[:-2]) - (y[1:-1] - y[:-2]) * (x[2:] - x[:-2])
+    """Inner points strictly below the chord of their two neighbours: exact for int64
+    coordinates (counts), with a relative margin for floats."""
+    t1 = (x[1:-1] - x[:-2]) * (y[2:] - y[:-2])
+    t2 = (y[1:-1] - y[:-2]) * (x[2:] - x[:-2])
     out = np.zeros(x.size, dtype=bool)
-    out[1:-1] = cross > 1e3 * COLLINEAR_TOL
+    if x.dtype.kind in "iu":
+        out[1:-1] = t1 > t2
+    else:
+        out[1:-1] = t1 - t2 > 1e-12 * (np.abs(t1) + np.abs(t2))
     return out
 
 
@@ -351,8 +358,8 @@ class HullAcc:
     """The ROC convex hull, by the monotone chain as the points arrive (in increasing
     FPR), with :func:`course_lib.roc_convex_hull`'s collinearity tolerance.
 
-    Each chunk is first thinned by a vectorized filter (points clearly below the chord
-    of their neighbours are never hull vertices, repeated while it removes many), and
+    Each chunk is first thinned by a vectorized filter (a point strictly below the
+    chord of its two neighbours is never a hull vertex; repeated until none is), and
     only the survivors go through the chain.
     """
 
@@ -365,18 +372,19 @@ class HullAcc:
         if st.score.size == 0:
             return
         m1, m0 = float(self.totals.m1), float(self.totals.m0)
-        x = np.concatenate(([self.hull[-1][0]], st.fp1.astype(np.float64) / m0))
-        y = np.concatenate(([self.hull[-1][1]], st.tp1.astype(np.float64) / m1))
-        while x.size > 64:
-            drop = _below_chords(x, y)
-            removed = int(drop.sum())
-            if removed == 0:
+        fp, tp = st.fp1, st.tp1
+        if fp.dtype == object:  # counts beyond int64 products: filter in floats
+            fp, tp = fp.astype(np.float64), tp.astype(np.float64)
+        idx = np.arange(fp.size)
+        while idx.size > 16:
+            drop = _below_chords(fp[idx], tp[idx])
+            if not drop.any():
                 break
-            x, y = x[~drop], y[~drop]
-            if removed < x.size // 20:
-                break
+            idx = idx[~drop]
+        x = st.fp1[idx].astype(np.float64) / m0
+        y = st.tp1[idx].astype(np.float64) / m1
         hull = self.hull
-        for px, py in zip(x[1:].tolist(), y[1:].tolist()):
+        for px, py in zip(x.tolist(), y.tolist()):
             if hull[-1] == (px, py):
                 continue
             while len(hull) >= 2:
@@ -457,8 +465,8 @@ class GainsAcc:
         if st.score.size == 0:
             return
         ids = self.bins(st)
-        self.pos += _bin_sums(ids, st.pos, self.n_bins, self.pos.dtype)
-        self.neg += _bin_sums(ids, st.neg, self.n_bins, self.neg.dtype)
+        _bin_add(self.pos, ids, st.pos)
+        _bin_add(self.neg, ids, st.neg)
         starts = np.flatnonzero(np.diff(ids, prepend=-1))
         ends = np.append(starts[1:], ids.size) - 1
         for s, e in zip(starts.tolist(), ends.tolist()):
@@ -482,16 +490,15 @@ class GainsAcc:
         return rows
 
 
-def _bin_sums(ids: np.ndarray, values: np.ndarray, n: int, dtype: Any) -> np.ndarray:
-    if dtype == np.int64:
-        out = np.zeros(n, dtype=np.int64)
-        np.add.at(out, ids, values.astype(np.int64))
-        return out
-    out_f = np.zeros(n, dtype=np.float64)
-    # sequential per bin: the same bits for any chunking
+def _bin_add(acc: np.ndarray, ids: np.ndarray, values: np.ndarray) -> None:
+    """Add ``values`` to their bins ``ids`` of ``acc`` in place: exact for int64, for
+    floats sequentially from each bin's total (the same bits for any chunking)."""
+    if acc.dtype == np.int64:
+        np.add.at(acc, ids, np.asarray(values).astype(np.int64))
+        return
+    values = np.asarray(values, dtype=np.float64)
     for b in np.unique(ids).tolist():
-        out_f[b] = seqsum(values[ids == b].astype(np.float64))
-    return out_f
+        acc[b] = seqsum(values[ids == b], float(acc[b]))
 
 
 def _plain(v: Any) -> Any:
@@ -504,8 +511,6 @@ def _plain(v: Any) -> Any:
 
 def _gains_columns(n1: np.ndarray, n0: np.ndarray) -> Any:
     """:func:`course_lib.gains_table_from_counts`'s columns for weight sums."""
-    import pandas as pd
-
     n = n1 + n0
     m1, m0 = float(n1.sum()), float(n0.sum())
     total = m1 + m0
@@ -545,9 +550,9 @@ class CalibrationAcc:
         neg = st.neg.astype(np.float64)
         self.sq = seqsum(pos * (1 - p) ** 2 + neg * p**2, self.sq)
         ids = np.searchsorted(self.edges[1:-1], p)
-        self.total += _bin_sums(ids, pos + neg, self.n_bins, np.float64)
-        self.sum_y += _bin_sums(ids, pos, self.n_bins, np.float64)
-        self.sum_p += _bin_sums(ids, p * (pos + neg), self.n_bins, np.float64)
+        _bin_add(self.total, ids, pos + neg)
+        _bin_add(self.sum_y, ids, pos)
+        _bin_add(self.sum_p, ids, p * (pos + neg))
 
     def result(self) -> dict[str, Any]:
         """Brier, ECE and the reliability diagram's points (non-empty bins)."""
@@ -632,40 +637,50 @@ class OperatingAcc:
 
 
 class _Thinned:
-    """Points of one curve, the first entering each grid cell kept (and the last)."""
+    """Points of one curve, thinned on a grid of ``1 / THIN`` on the ``keys`` axes: a
+    point is kept when its cell differs from the previous point's (with ``leave``, or
+    the next one's), or when it ends a decile; the first and the last point are always
+    kept. A monotone curve keeps at most ``THIN`` points per key axis. The last
+    point of a chunk waits for the next chunk, so the result does not depend on the
+    chunks."""
 
-    def __init__(self, names: tuple[str, ...], keys: tuple[int, ...]) -> None:
+    def __init__(self, names: tuple[str, ...], keys: tuple[int, ...],
+                 leave: bool = False) -> None:
         self.names = names
-        self.keys = keys  # which columns define the cell
+        self.keys = keys
+        self.leave = leave  # also keep the last point in each cell (curves not monotone)
         self.cols: list[list[float]] = [[] for _ in names]
-        self.prev: tuple[int, ...] | None = None
-        self.last: tuple[float, ...] | None = None
-        self.last_kept = True
+        self.prev_cell: np.ndarray = np.full(len(keys), -1, dtype=np.int64)
+        self.pending: list[float] | None = None
 
-    def add(self, columns: list[np.ndarray], force: np.ndarray | None = None) -> None:
-        if columns[0].size == 0:
+    def add(self, columns: list[np.ndarray], starts: np.ndarray | None = None) -> None:
+        """Add points; ``starts[i]`` says point ``i`` starts a new decile."""
+        n = columns[0].size
+        if n == 0:
             return
+        if starts is None:
+            starts = np.zeros(n, dtype=bool)
+        if self.pending is not None:
+            columns = [np.concatenate(([v], c)) for v, c in zip(self.pending, columns)]
+            starts = np.concatenate(([False], starts))
         cells = np.stack([np.floor(columns[i] * THIN).astype(np.int64) for i in self.keys])
-        prev = (np.full((len(self.keys), 1), -1, dtype=np.int64) if self.prev is None
-                else np.array(self.prev, dtype=np.int64)[:, None])
-        both = np.concatenate((prev, cells), axis=1)
-        keep = (both[:, 1:] != both[:, :-1]).any(axis=0)
-        # also the last point of a run in one cell (for curves that are not monotone)
-        after = np.concatenate((cells[:, 1:], np.full((len(self.keys), 1), -2)), axis=1)
-        keep |= (cells != after).any(axis=0)
-        if force is not None:
-            keep |= force
+        before = np.concatenate((self.prev_cell[:, None], cells[:, :-1]), axis=1)
+        inner = cells[:, :-1]
+        keep = (inner != before[:, :-1]).any(axis=0) | starts[1:]
+        if self.leave:
+            keep |= (inner != cells[:, 1:]).any(axis=0)
         for out, col in zip(self.cols, columns):
-            out.extend(col[keep].tolist())
-        self.prev = tuple(cells[:, -1].tolist())
-        self.last = tuple(float(c[-1]) for c in columns)
-        self.last_kept = bool(keep[-1])
+            out.extend(col[:-1][keep].tolist())
+        self.prev_cell = before[:, -1]
+        self.pending = [float(c[-1]) for c in columns]
 
     def result(self) -> dict[str, list[float]]:
-        if self.last is not None and not self.last_kept:
-            for out, v in zip(self.cols, self.last):
-                out.append(v)
-        return dict(zip(self.names, self.cols))
+        """The kept points, the last one included."""
+        out = [list(c) for c in self.cols]
+        if self.pending is not None:
+            for col, v in zip(out, self.pending):
+                col.append(v)
+        return dict(zip(self.names, out))
 
 
 class CurvesAcc:
@@ -676,13 +691,14 @@ class CurvesAcc:
     def __init__(self, totals: Totals, gains: GainsAcc) -> None:
         self.totals = totals
         self.gains = gains
+        self.last_bin = 0
         self.roc = _Thinned(("fpr", "tpr"), (0, 1))
         self.roc.add([np.zeros(1), np.zeros(1)])
-        self.pr = _Thinned(("recall", "precision"), (0,))
+        self.pr = _Thinned(("recall", "precision"), (0,), leave=True)
         self.gain = _Thinned(("rate", "tpr"), (0, 1))
         self.gain.add([np.zeros(1), np.zeros(1)])
-        self.lift = _Thinned(("rate", "lift"), (0,))
-        self.ks = _Thinned(("rate", "tpr", "fpr"), (0, 1, 2))
+        self.lift = _Thinned(("rate", "lift"), (0,), leave=True)
+        self.ks = _Thinned(("rate", "tpr", "fpr"), (1, 2))
         self.ks.add([np.zeros(1), np.zeros(1), np.zeros(1)])
 
     def update(self, st: Step) -> None:
@@ -694,7 +710,8 @@ class CurvesAcc:
         tp, fp = st.tp1.astype(np.float64), st.fp1.astype(np.float64)
         tpr, fpr, rate = tp / m1, fp / m0, (tp + fp) / n
         ids = self.gains.bins(st)
-        force = np.append(ids[1:] != ids[:-1], False)
+        force = ids != np.concatenate(([self.last_bin], ids[:-1]))
+        self.last_bin = int(ids[-1])
         self.roc.add([fpr, tpr])
         rises = tp > 0
         self.pr.add([tpr[rises], tp[rises] / (tp[rises] + fp[rises])])
@@ -726,8 +743,8 @@ class DistributionAcc:
             return
         s = st.score.astype(np.float64)
         ids = np.clip(np.searchsorted(self.edges, s, side="right") - 1, 0, self.pos.size - 1)
-        self.pos += _bin_sums(ids, st.pos.astype(np.float64), self.pos.size, np.float64)
-        self.neg += _bin_sums(ids, st.neg.astype(np.float64), self.neg.size, np.float64)
+        _bin_add(self.pos, ids, st.pos)
+        _bin_add(self.neg, ids, st.neg)
 
     def result(self) -> dict[str, list[float]]:
         """Bin edges and the weight of each class per bin (the data's units)."""
@@ -837,8 +854,10 @@ def paired_delong(
     for ch in chunks:
         pos = np.asarray(ch.pos).astype(np.int64)
         neg = np.asarray(ch.neg).astype(np.int64)
-        a10, a01 = a.lookup(ch.score_a)
-        b10, b01 = b.lookup(ch.score_b)
+        live = (pos + neg) > 0  # the tables hold the scores of positive weight only
+        pos, neg = pos[live], neg[live]
+        a10, a01 = a.lookup(ch.score_a[live])
+        b10, b01 = b.lookup(ch.score_b[live])
         d10 = ((a10 - b10) * m1 - (u2_a - u2_b)).astype(np.float64) / den
         d01 = ((a01 - b01) * m0 - (u2_a - u2_b)).astype(np.float64) / den
         s10 = seqsum(pos.astype(np.float64) * d10 * d10, s10)
@@ -870,15 +889,14 @@ def split_segments(chunks: Iterable[Groups]) -> Iterator[tuple[Any, Groups]]:
         n = len(seg)
         if n == 0:
             continue
-        change = np.flatnonzero(np.array([seg[i] != seg[i - 1] and not (
-            _missing(seg[i]) and _missing(seg[i - 1])) for i in range(1, n)], dtype=bool)) + 1
+        change = np.flatnonzero(np.asarray(seg[1:] != seg[:-1], dtype=bool)) + 1
+        if change.size:  # two missing values (NaN != NaN) are one segment
+            both = np.asarray(pd.isna(seg[change]), dtype=bool) & np.asarray(
+                pd.isna(seg[change - 1]), dtype=bool)
+            change = change[~both]
         bounds = np.concatenate(([0], change, [n]))
         for lo, hi in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
             yield seg[lo], Groups(ch.score[lo:hi], ch.pos[lo:hi], ch.neg[lo:hi], seg[lo:hi])
-
-
-def _missing(v: Any) -> bool:
-    return v is None or (isinstance(v, float) and math.isnan(v))
 
 
 # ----------------------------------------------------------------------------- PSI
@@ -887,7 +905,13 @@ def _missing(v: Any) -> bool:
 def decile_lows(chunks: Iterable[Groups], n: int | float, n_bins: int = 10) -> list[Any]:
     """The lowest score of each non-empty tie-aware bin of the baseline (the gains
     table's rule: a group goes whole to ``floor(before * n_bins / n)``), top bin first;
-    ``n`` is the baseline's total count (or weight)."""
+    ``n`` is the baseline's total count (or weight).
+
+    >>> g = Groups(np.array([0.9, 0.5, 0.2, 0.1]), np.array([1, 1, 0, 0]),
+    ...            np.array([0, 1, 1, 1]))
+    >>> decile_lows([g], 5, n_bins=2)
+    [0.5, 0.1]
+    """
     lows: list[Any] = []
     last_bin = -1
     before: Any = 0
@@ -895,17 +919,21 @@ def decile_lows(chunks: Iterable[Groups], n: int | float, n_bins: int = 10) -> l
         w = np.asarray(ch.pos) + np.asarray(ch.neg)
         live = w > 0
         s, w = ch.score[live], w[live]
+        if s.size == 0:
+            continue
         starts = _running(before, w)
         before = starts[-1]
         if isinstance(n, int):
             ids = (starts[:-1].astype(np.int64) * n_bins) // n
         else:
             ids = np.minimum(np.floor(starts[:-1] * n_bins / n), n_bins - 1).astype(np.int64)
-        for k in range(ids.size):
-            if ids[k] != last_bin:
-                lows.append(None)
-                last_bin = int(ids[k])
-            lows[-1] = s[k]
+        new = np.flatnonzero(ids != np.concatenate(([last_bin], ids[:-1])))
+        # the last group of each bin started in this chunk
+        ends = np.append(new[1:], ids.size)[: new.size] - 1
+        if new.size == 0 or new[0] > 0:  # the chunk continues the previous bin
+            lows[-1] = s[(new[0] if new.size else ids.size) - 1]
+        lows.extend(s[ends].tolist() if s.dtype.kind == "f" else list(s[ends]))
+        last_bin = int(ids[-1])
     return lows
 
 
@@ -931,7 +959,7 @@ def psi(data: Iterable[Groups], lows: list[Any], eps: float = 1e-4) -> dict[str,
             ref = asc
         greater = k - np.searchsorted(ref, s, side="right")  # lows strictly above s
         ids = np.minimum(greater, k - 1)
-        counts += _bin_sums(ids, w, k, np.float64)
+        _bin_add(counts, ids, w)
     return {"counts": counts}
 
 
