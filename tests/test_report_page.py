@@ -410,3 +410,37 @@ def test_a_missing_score_is_dropped_and_counted_on_the_page(tmp_path, engine):
     text = "".join(_parse((tmp_path / "r.html").read_text(encoding="utf-8")).text)
     assert "Rows read5" in text.replace("\n", "")
     assert "Rows dropped: missing label1" in text and "Rows dropped: missing score p1" in text
+
+
+def test_progress_on_a_terminal_only(files, tmp_path):
+    """A bar per stage on stderr when it is a terminal (a pty here); nothing when it is not."""
+    import fcntl
+    import os
+    import pty
+    import select
+    import struct
+    import termios
+
+    args = [sys.executable, "-m", "course_lib.report.cli", str(files / "data.csv"), "--label", "y", "--score",
+            "p", "--score", "p2", "--by", "segment", "--engine", "memory", "--out", str(tmp_path / "r.html")]
+    quiet = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    assert quiet.returncode == 0 and quiet.stderr == ""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 100, 0, 0))
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=slave)
+    out = b""
+    while True:
+        ready, _, _ = select.select([master], [], [], 0.3)
+        if ready:
+            out += os.read(master, 65536)
+        elif proc.poll() is not None:
+            break
+    os.close(master)
+    os.close(slave)
+    assert proc.returncode == 0
+    text = out.decode()
+    # reading, summary, 2 scores, 1 comparison, 2 segment tables, the page: 8 stages
+    for stage in ("reading the data", "summary", "score p2", "comparison p - p2", "segments of p2",
+                  "writing the page"):
+        assert stage in text, stage
+    assert "/8 [" in text and "7/8" in text

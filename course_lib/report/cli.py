@@ -220,17 +220,47 @@ def _one_line(error: BaseException) -> str:
     return text or type(error).__name__
 
 
-def _progress(stages: Sequence[str]) -> Any:
-    """A tqdm bar over the stages on stderr; silent when stderr is not a terminal."""
-    from tqdm import tqdm
+class _Progress:
+    """One tqdm bar over the stages of a run, on stderr, silent when stderr is not a
+    terminal; ``stage(name)`` ends the stage running and starts the next."""
 
-    return tqdm(
-        total=len(stages),
-        file=sys.stderr,
-        disable=not sys.stderr.isatty(),
-        unit="stage",
-        bar_format="{desc:<28} {bar} {n_fmt}/{total_fmt} [{elapsed}]",
-        leave=False,
+    def __init__(self, total: int) -> None:
+        from tqdm import tqdm
+
+        self.bar = tqdm(
+            total=total,
+            file=sys.stderr,
+            disable=not sys.stderr.isatty(),
+            unit="stage",
+            bar_format="{desc:<32.32} {bar} {n_fmt}/{total_fmt} [{elapsed}]",
+            leave=False,
+        )
+        self.running = False
+
+    def stage(self, name: str) -> None:
+        if self.running:
+            self.bar.update()
+        self.running = True
+        self.bar.set_description_str(name)
+
+    def close(self) -> None:
+        if self.running:
+            self.bar.update()
+        self.bar.close()
+
+
+def _stages(args: argparse.Namespace) -> int:
+    """How many stages a run has: reading, the summary, each score (and its segments and
+    stability), each pair of scores, the page, the PDF."""
+    n = len(args.scores)
+    per_score = 1 + (1 if args.by else 0) + (1 if args.baseline else 0)
+    return (
+        (1 if args.engine == "memory" else 0)
+        + 1
+        + n * per_score
+        + n * (n - 1) // 2
+        + 1
+        + (1 if args.pdf else 0)
     )
 
 
@@ -294,8 +324,8 @@ def _load_frame(data: str, scores: Sequence[str] = ()) -> tuple[Any, list[dict[s
 
 
 def _compute(args: argparse.Namespace, argv: Sequence[str], step: Callable[[str], None]) -> dict[str, Any]:
-    """The Report dict of the command's arguments (:func:`course_lib.report.report`), with
-    the options the page shows (label, positive class, weight, segments, engine)."""
+    """The Report dict of the command's arguments (:func:`course_lib.report.report`);
+    ``step(stage)`` is called as each stage starts."""
     from . import report as make_report  # the Python API (course_lib.report)
 
     data: Any = args.data
@@ -306,7 +336,6 @@ def _compute(args: argparse.Namespace, argv: Sequence[str], step: Callable[[str]
         data, inputs["inputs"] = _load_frame(args.data, args.scores)
         if baseline is not None:
             baseline, inputs["baseline_inputs"] = _load_frame(args.baseline, args.scores)
-    step("grouping and computing")
     pos_label = _literal(args.pos_label)
     result = make_report(
         data,
@@ -320,18 +349,10 @@ def _compute(args: argparse.Namespace, argv: Sequence[str], step: Callable[[str]
         max_fpr=args.max_fpr,
         costs=tuple(args.costs) if args.costs else None,
         command=shlex.join([PROG, *argv]),
+        progress=step,
     )
     report = dict(result.data)
-    report.update(inputs)
-    report["options"] = {
-        "label": args.label,
-        "pos_label": pos_label,
-        "weight": args.weight,
-        "by": args.by,
-        "engine": args.engine,
-        "max_fpr": args.max_fpr,
-        "costs": list(args.costs) if args.costs else None,
-    }
+    report.update(inputs)  # the files read, not the DataFrame made of them
     return report
 
 
@@ -356,12 +377,7 @@ def run(args: argparse.Namespace, argv: Sequence[str]) -> list[Path]:
     if len(set(args.scores)) != len(args.scores):
         raise UsageError(f"a --score column is given twice: {args.scores}")
 
-    stages = ["reading and grouping", "rendering the page"] + (["printing the PDF"] if args.pdf else [])
-    bar = _progress(stages)
-
-    def step(stage: str) -> None:  # the core reports its own stages through this
-        bar.set_description_str(stage)
-        bar.refresh()
+    progress = _Progress(_stages(args))
 
     temps: list[Path] = []
     finals: list[Path] = []
@@ -374,10 +390,8 @@ def run(args: argparse.Namespace, argv: Sequence[str]) -> list[Path]:
         return Path(name)
 
     try:
-        step(stages[0])
-        data = _compute(args, argv, step)
-        bar.update()
-        step(stages[1])
+        data = _compute(args, argv, progress.stage)
+        progress.stage("writing the page")
         book_url = args.book_url if args.book_url is not None else default_book_url(folder)
         page = render(data, book_url=book_url, title=args.title)
         html_tmp = temp(".html")
@@ -387,20 +401,18 @@ def run(args: argparse.Namespace, argv: Sequence[str]) -> list[Path]:
             json_tmp = temp(".json")
             json_tmp.write_text(to_json(data), encoding="utf-8")
             finals.append(out.with_suffix(".json"))
-        bar.update()
         if args.pdf:
-            step(stages[2])
+            progress.stage("printing the PDF")
             pdf_tmp = temp(".pdf")
             pdf_tmp.unlink()  # Chromium writes it
             print_pdf(html_tmp, pdf_tmp)
             finals.append(out.with_suffix(".pdf"))
-            bar.update()
         for source, target in zip(temps, finals):
             os.replace(source, target)
         temps.clear()
         return finals
     finally:
-        bar.close()
+        progress.close()
         for path in temps:
             path.unlink(missing_ok=True)
 
