@@ -4,6 +4,7 @@ command that refuses bad input with one line, exit code 2 and no file left behin
 
 from __future__ import annotations
 
+import html
 import json
 import math
 import re
@@ -13,6 +14,7 @@ import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from course_lib.report import _html, cli
@@ -444,3 +446,28 @@ def test_progress_on_a_terminal_only(files, tmp_path):
                   "writing the page"):
         assert stage in text, stage
     assert "/8 [" in text and "7/8" in text
+
+
+@pytest.mark.parametrize("engine", ["memory", "duckdb"])
+def test_names_that_need_quoting_and_a_text_label(tmp_path, engine):
+    """A column name with quotes, a semicolon and SQL in it is just a name; a text label
+    with --pos-label picks the positive class."""
+    frame = sample_frame(600)
+    name = 'p "q"; DROP TABLE t; --'
+    frame = frame.rename(columns={"p": name})
+    frame["outcome"] = np.where(frame["y"] == 1, "bad", "good")
+    data = tmp_path / "d.csv"
+    frame.drop(columns="y").to_csv(data, index=False)
+    out = tmp_path / "r.html"
+    proc = _run(str(data), "--label", "outcome", "--pos-label", "bad", "--score", name, "--engine", engine,
+                "--out", str(out), "--json", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    page = out.read_text(encoding="utf-8")
+    parsed = _parse(page)
+    assert html.escape(name) in page
+    assert "is positive" in "".join(parsed.text) and "<code>bad</code>" in page
+    import course_lib as cl
+
+    auc = cl.roc_auc((frame["outcome"] == "bad").astype(int), frame[name], exact=True)
+    report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert report["scores"][name]["auc"]["fraction"] == f"{auc.numerator}/{auc.denominator}"
