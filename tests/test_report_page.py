@@ -471,3 +471,25 @@ def test_names_that_need_quoting_and_a_text_label(tmp_path, engine):
     auc = cl.roc_auc((frame["outcome"] == "bad").astype(int), frame[name], exact=True)
     report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
     assert report["scores"][name]["auc"]["fraction"] == f"{auc.numerator}/{auc.denominator}"
+
+
+def test_a_constant_score_and_fractional_weights(tmp_path):
+    """No interval with fractional weights (the notes say why), no KS mark when there is no
+    gap, and the page is whole."""
+    frame = sample_frame(800)
+    frame["c"] = 0.5
+    frame["w"] = np.random.default_rng(3).random(len(frame)) + 0.1
+    frame.to_csv(tmp_path / "d.csv", index=False)
+    argv = [str(tmp_path / "d.csv"), "--label", "y", "--score", "c", "--score", "p", "--weight", "w",
+            "--engine", "memory"]
+    report = cli._compute(cli.build_parser().parse_args(argv), argv, lambda stage: None)
+    page = _html.render(report)
+    parsed = _parse(page)
+    text = "".join(parsed.text)
+    assert report["scores"]["c"]["auc"] == 0.5 and report["scores"]["c"]["auc_ci"] == [None, None]
+    assert "no interval" in text and "no DeLong interval" in text
+    assert "Positives (weight sum)" in text
+    ks_c = page[page.index('id="fig-ks-1"'):page.index('id="fig-ks-2"')]
+    assert "mark-label" not in ks_c
+    ks_p = page[page.index('id="fig-ks-2"'):]
+    assert "mark-label" in ks_p

@@ -164,6 +164,8 @@ def _p_value(x: Any) -> str:
 def _ci(pair: Any, digits: int = 4) -> str:
     if not isinstance(pair, Sequence) or len(pair) != 2:
         return ""
+    if _value(pair[0]) is None and _value(pair[1]) is None:
+        return '<span class="ci na" title="see the notes under Data">no interval</span>'
     return f'<span class="ci">[{_fmt(pair[0], digits)},<wbr> {_fmt(pair[1], digits)}]</span>'
 
 
@@ -548,7 +550,7 @@ def _figures(report: Mapping[str, Any], book: _Book, figs: _Figures) -> str:
         if ks_rate is None and tpr:
             gaps = [abs(a - b) for a, b in zip(tpr, fpr)]
             ks_rate = rate[gaps.index(max(gaps))]
-        if ks_rate is not None and rate:
+        if ks_rate is not None and rate and (ks_value is None or ks_value >= 0.02):  # a visible gap
             j = min(range(len(rate)), key=lambda m: abs(rate[m] - ks_rate))
             marks.append(
                 Mark(rate[j], fpr[j], tpr[j], f"KS {ks_value:.3f}" if ks_value is not None else "KS")
