@@ -419,3 +419,43 @@ def test_row_order_and_repeated_rows_change_nothing(
     r2 = report(shuffled, label="y", scores="s", weight="w", chunk=3).data
     r3 = report(repeated, label="y", scores="s").data
     assert json.dumps(r1["scores"]) == json.dumps(r2["scores"]) == json.dumps(r3["scores"])
+
+
+def test_a_missing_segment_value_is_a_segment_of_its_own() -> None:
+    df = pd.DataFrame({"y": [0, 1, 0, 1, 0, 1, 1, 0],
+                       "s": [0.1, 0.9, 0.4, 0.3, 0.2, 0.8, 0.7, 0.6],
+                       "g": ["a", "a", None, None, "b", "b", "a", None]})
+    rows = report(df, label="y", scores="s", by="g").data["segments"]
+    assert [r["segment"] for r in rows] == ["a", "b", None]
+    m = df["g"].isna().to_numpy()
+    assert value(rows[2]["auc"]) == cl.roc_auc(df["y"][m], df["s"][m], exact=True)
+    assert rows[1]["auc"] == {"fraction": "1/1", "value": 1.0}
+
+
+def test_links_name_headings_of_the_chapters() -> None:
+    """Each link is the id Sphinx gives a heading (docutils' make_id) or a label; the
+    chapter 18 links are checked once that chapter is in the tree."""
+    import re
+    from pathlib import Path
+
+    from docutils.nodes import make_id
+
+    from course_lib.report import LINKS
+
+    root = Path(__file__).resolve().parents[1]
+    for metric, target in LINKS.items():
+        page, anchor = target.split("#")
+        nb = root / page.replace(".html", ".ipynb")
+        if not nb.exists():
+            assert page == "notebooks/18_validation_report.html", (metric, page)
+            continue
+        found = set()
+        for cell in json.loads(nb.read_text(encoding="utf-8"))["cells"]:
+            if cell["cell_type"] != "markdown":
+                continue
+            for line in "".join(cell["source"]).splitlines():
+                if m := re.match(r"#{1,6}\s+(.*)", line):
+                    found.add(make_id(re.sub(r"[$`*]", "", m.group(1))))
+                if m := re.match(r"\((.+)\)=\s*$", line):
+                    found.add(m.group(1))
+        assert anchor in found, (metric, anchor)

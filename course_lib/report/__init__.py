@@ -171,6 +171,25 @@ def report(
     ValueError
         For input the engine refuses (missing column, non-binary label, NaN or
         infinite scores, no rows, one class) or a bad option.
+
+    Notes
+    -----
+    Counts (no weights, or integer weights: frequency weights, the report of the rows
+    repeated) give exact fractions and DeLong intervals; fractional weights give
+    floats and no interval (DeLong's variance needs a number of objects).
+
+    Examples
+    --------
+    Table 1 of the book, with the positive class named:
+
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"y": ["no", "no", "no", "yes", "yes", "yes", "no"],
+    ...                    "b": [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0]})
+    >>> r = report(df, label="y", scores="b", pos_label="yes")
+    >>> r.data["scores"]["b"]["auc"], r.data["scores"]["b"]["ks"]["fraction"]
+    ({'fraction': '19/24', 'value': 0.7916666666666666}, '1/2')
+    >>> r.data["scores"]["b"]["gains_table"] is None  # seven objects: no ten bins
+    True
     """
     eng = make_engine(engine, data, label=label, scores=scores, weight=weight, by=by,
                       pos_label=pos_label)

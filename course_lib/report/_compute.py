@@ -76,7 +76,11 @@ LINKS: dict[str, str] = {
     "reliability": "notebooks/15_calibration.html#the-reliability-diagram",
     "operating_points": "notebooks/02_roc_grid.html#choosing-a-threshold",
     "cost": "notebooks/09_cost_curves.html#operating-conditions-in-one-number",
-    "comparison": "notebooks/09_cost_curves.html#is-the-difference-significant",
+    "comparison": "notebooks/18_validation_report.html"
+                  "#two-scores-of-the-same-people-the-paired-test",
+    "segments": "notebooks/18_validation_report.html"
+                "#segments-and-a-pooled-auc-that-no-segment-reaches",
+    "stability": "notebooks/18_validation_report.html#stability-has-the-population-moved",
 }
 
 
@@ -255,6 +259,8 @@ def _score_report(
             point["top"] = q
             points.append(point)
     gini = 2 * a - 1
+    if gains.result() is None:
+        notes.append(f"{name}: no gains table: fewer objects ({t.n}) than its ten bins")
     out: dict[str, Any] = {
         "auc": number(a),
         "auc_ci": [number(lo), number(hi)],

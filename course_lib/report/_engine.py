@@ -202,6 +202,15 @@ def _score_values(col: pd.Series, name: str) -> np.ndarray:
     return arr if arr.dtype.kind in "iu" else checked
 
 
+def _plain_array(col: pd.Series) -> np.ndarray:
+    """A column without missing values as a numpy array of its own dtype (nullable
+    integers and booleans to their numpy dtype)."""
+    numpy_dtype = getattr(col.dtype, "numpy_dtype", None)
+    if isinstance(col.dtype, pd.api.extensions.ExtensionDtype) and numpy_dtype is not None:
+        return col.to_numpy(dtype=numpy_dtype)
+    return col.to_numpy()
+
+
 def _descending(s: np.ndarray, keys: np.ndarray | None = None) -> np.ndarray:
     """Order by ``keys`` (ascending codes) then by the score decreasing, stably."""
     if s.dtype.kind == "f":
@@ -309,7 +318,7 @@ class MemoryEngine:
         y_values = y_col[keep]
         pos_value = positive_class(pd.unique(y_values).tolist(), pos_label)
         if pos_value is None:
-            self._y = check_labels(y_values.to_numpy(dtype=object), name="the label")
+            self._y = check_labels(_plain_array(y_values), name="the label")
         else:
             self._y = (y_values == pos_value).to_numpy(dtype=bool)
         self._s = {n: _score_values(c[keep], n) for n, c in s_cols.items()}

@@ -21,6 +21,31 @@ depend on the chunk size, bit for bit.
 Scores are only compared (int64 scores beyond ``2**53`` stay int64, their thresholds
 Python ints), except by the calibration numbers (probabilities) and the bins of the
 score-distribution figure.
+
+Examples
+--------
+Table 1 of the book in chunks of two score groups, against the library:
+
+>>> from course_lib import auc_ci_delong, ks_statistic, partial_roc_auc
+>>> y = np.array([0, 0, 0, 1, 1, 1, 0], dtype=bool)
+>>> b = np.array([0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0])
+>>> chunks = [(np.array([0.6, 0.5]), np.array([1, 0]), np.array([0, 1])),
+...           (np.array([0.3, 0.2]), np.array([1, 1]), np.array([0, 1])),
+...           (np.array([0.1, 0.0]), np.array([0, 0]), np.array([1, 1]))]
+>>> t = Totals.of(3, 4, True)
+>>> cum, auc, ks, part = Cumulator(t), AucAcc(t), KsAcc(t), PartialAcc(t, 0.25)
+>>> for c in chunks:
+...     step = cum.step(c)
+...     auc.update(step); ks.update(step); part.update(step)
+>>> auc.result(), ks.result(), ks.threshold()
+(Fraction(19, 24), Fraction(1, 2), 0.2)
+>>> part.result()[0] == partial_roc_auc(y, b, max_fpr=0.25, exact=True)
+True
+>>> delong, cum2 = DeLongAcc(t, int(auc.num)), Cumulator(t)
+>>> for c in chunks:
+...     delong.update(cum2.step(c))
+>>> bool(np.isclose(delong.variance(), auc_ci_delong(y, b).variance, rtol=1e-12))
+True
 """
 
 from __future__ import annotations
@@ -475,8 +500,11 @@ class GainsAcc:
                 self.high[b] = _threshold(st.score[s])
             self.low[b] = _threshold(st.score[e])
 
-    def result(self) -> list[dict[str, Any]]:
-        """The table's rows (non-empty bins), as dicts of gains_table's columns."""
+    def result(self) -> list[dict[str, Any]] | None:
+        """The table's rows (non-empty bins), as dicts of gains_table's columns; None
+        for counts fewer than the bins (as :func:`course_lib.gains_table` refuses)."""
+        if self.totals.integral and int(self.totals.n) < self.n_bins:
+            return None
         keep = (self.pos + self.neg) > 0
         n1, n0 = self.pos[keep], self.neg[keep]
         table = (gains_table_from_counts(n1, n0) if self.totals.integral
