@@ -1,0 +1,440 @@
+"""The engine protocol of the validation report, and the in-memory engine.
+
+An *engine* reduces a table of rows (a label, one or more score columns, an optional
+weight and an optional segment column) to **score groups**: one row per distinct
+score (per segment with ``by``), with the count (or weight sum) of the positives and
+of the negatives, handed to Python in decreasing score order, in chunks
+(:class:`Groups`). Every number of the report is computed from those chunks by the
+accumulators of :mod:`course_lib.report._stream`, so an engine that keeps the rows
+(DuckDB, Spark) never brings them into Python.
+
+The engine also validates: it refuses bad input with a :class:`ValueError` that names
+the problem (a missing column, a label that is not binary, NaN or infinite scores,
+negative or missing weights, no rows, one class only), and it drops, **and counts**
+(:class:`Summary`), the rows with a missing label or a missing score.
+
+:class:`MemoryEngine` is the engine over a pandas DataFrame; it validates with the
+library's own checks (:mod:`course_lib._checks`): scores by the score policy (int64
+scores are kept as int64, never cast to float), weights by the weight policy.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator, Sequence
+from typing import Any, NamedTuple, Protocol, runtime_checkable
+
+import numpy as np
+import pandas as pd
+
+from .._checks import check_labels, check_scores, check_weights, need_classes
+
+__all__ = [
+    "CHUNK",
+    "Summary",
+    "Groups",
+    "PairGroups",
+    "Engine",
+    "MemoryEngine",
+    "positive_class",
+]
+
+#: Default number of groups per chunk.
+CHUNK = 2**20
+
+
+class Summary(NamedTuple):
+    """What an engine read: the rows, the rows used and dropped, the class totals.
+
+    ``positives`` and ``negatives`` are counts (int) without weights, weight sums
+    (float) with them; ``integral`` is True when there are no weights, or every weight
+    is an integer and their total is below ``2**53`` (then the float sums are exact
+    and the report's fractions are exact too).
+    """
+
+    rows: int
+    used: int
+    dropped_label: int
+    dropped_score: dict[str, int]
+    positives: int | float
+    negatives: int | float
+    weighted: bool
+    integral: bool
+    distinct: dict[str, int]
+    tied_rows: dict[str, int]
+    probabilities: dict[str, bool]
+
+
+class Groups(NamedTuple):
+    """One chunk of score groups, in decreasing score order (within a segment).
+
+    ``score`` keeps the column's dtype (int64 stays int64); ``pos`` and ``neg`` are
+    int64 counts without weights, float64 weight sums with them; ``segment`` holds
+    each group's segment value when grouped ``by`` a column (each segment's groups are
+    contiguous, across chunks too), else None.
+    """
+
+    score: np.ndarray
+    pos: np.ndarray
+    neg: np.ndarray
+    segment: np.ndarray | None = None
+
+
+class PairGroups(NamedTuple):
+    """One chunk of the groups of equal ``(score_a, score_b)`` pairs.
+
+    Ordered by ``score_a`` decreasing, then ``score_b`` decreasing; ``pos`` and
+    ``neg`` as in :class:`Groups`.
+    """
+
+    score_a: np.ndarray
+    score_b: np.ndarray
+    pos: np.ndarray
+    neg: np.ndarray
+
+
+@runtime_checkable
+class Engine(Protocol):
+    """What the report needs from an engine (in memory, DuckDB, Spark).
+
+    ``scores`` names the score columns, ``by`` the segment column (or None);
+    ``inputs()`` describes what was read, one dict per input:
+    ``{"path": str | None, "sha256": str | None, "rows": int}``.
+    """
+
+    scores: tuple[str, ...]
+    by: str | None
+
+    def summary(self) -> Summary: ...
+
+    def groups(
+        self, score: str, *, by: str | None = None, chunk: int = CHUNK
+    ) -> Iterator[Groups]: ...
+
+    def pair_groups(
+        self, score_a: str, score_b: str, *, chunk: int = CHUNK
+    ) -> Iterator[PairGroups]: ...
+
+    def inputs(self) -> list[dict[str, Any]]: ...
+
+
+def positive_class(values: Sequence[Any], pos_label: Any = None) -> Any:
+    """The positive class among the distinct (non-missing) label values.
+
+    With ``pos_label`` given it must be one of the values. Otherwise: labels that are
+    all 0/1 (numbers or bools) take 1 (True); any other two values take the larger;
+    more than two values is not a binary label. Returns the positive value, or None
+    when the values are 0/1 numbers (the caller then reads them with
+    :func:`course_lib._checks.check_labels`).
+
+    >>> positive_class(["bad", "good"])
+    'good'
+    >>> positive_class([0, 1]) is None
+    True
+    >>> positive_class(["a", "b", "c"])
+    Traceback (most recent call last):
+    ...
+    ValueError: the label must be binary: found 3 distinct values: 'a', 'b', 'c'
+    >>> positive_class(["no", "yes"], pos_label="maybe")
+    Traceback (most recent call last):
+    ...
+    ValueError: pos_label 'maybe' is not a value of the label (its values: 'no', 'yes')
+    """
+    distinct = list(dict.fromkeys(values))
+    shown = ", ".join(repr(v) for v in sorted(distinct, key=repr)[:5])
+    shown += ", ..." if len(distinct) > 5 else ""
+    if pos_label is not None:
+        if not any(v == pos_label for v in distinct):
+            raise ValueError(
+                f"pos_label {pos_label!r} is not a value of the label (its values: {shown})"
+            )
+        return pos_label
+    if len(distinct) > 2:
+        raise ValueError(
+            f"the label must be binary: found {len(distinct)} distinct values: {shown}"
+        )
+    try:
+        check_labels(np.array(distinct, dtype=object), name="the label")
+        return None
+    except ValueError:
+        pass
+    if len(distinct) < 2:
+        raise ValueError(
+            f"the label has one value only ({shown}): pass pos_label to say which class "
+            "is positive (with one class present the report is undefined anyway)"
+        )
+    try:
+        return max(distinct)
+    except TypeError:
+        raise ValueError(
+            f"the label's two values {shown} cannot be ordered: pass pos_label"
+        ) from None
+
+
+def _column(data: pd.DataFrame, name: str, what: str) -> pd.Series:
+    if not isinstance(name, str):
+        raise ValueError(f"the {what} column must be named by a string, got {name!r}")
+    if name not in data.columns:
+        shown = ", ".join(repr(str(c)) for c in list(data.columns)[:10])
+        raise ValueError(f"no {what} column {name!r} in the data (its columns: {shown})")
+    return data[name]
+
+
+def _score_values(col: pd.Series, name: str) -> np.ndarray:
+    """A score column without its missing values, validated by the score policy."""
+    if isinstance(col.dtype, pd.api.extensions.ExtensionDtype) and col.dtype.kind in "iu":
+        arr = col.to_numpy(dtype=col.dtype.numpy_dtype)  # nullable ints, NA dropped already
+    elif col.dtype.kind == "b" or str(col.dtype) == "boolean":
+        arr = col.to_numpy(dtype=np.int64)
+    else:
+        arr = col.to_numpy()
+        if arr.dtype == object:
+            try:
+                arr = np.asarray(col.tolist(), dtype=np.float64)
+            except (TypeError, ValueError):
+                raise ValueError(
+                    f"the score {name!r} must be numeric; found values of type "
+                    f"{', '.join(sorted({type(v).__name__ for v in col.tolist()}))}"
+                ) from None
+    return check_scores(arr, name=f"the score {name!r}", on_inexact="keep")
+
+
+def _descending(s: np.ndarray, keys: np.ndarray | None = None) -> np.ndarray:
+    """Order by ``keys`` (ascending codes) then by the score decreasing, stably."""
+    if s.dtype.kind == "f":
+        neg = -s
+    else:
+        # ~x reverses the order of int64 (and uint64) exactly, without overflow
+        neg = ~s
+    if keys is None:
+        return np.argsort(neg, kind="stable")
+    return np.lexsort((neg, keys))
+
+
+def _group_starts(*columns: np.ndarray) -> np.ndarray:
+    n = columns[0].size
+    new = np.zeros(n, dtype=bool)
+    if n:
+        new[0] = True
+    for c in columns:
+        new[1:] |= c[1:] != c[:-1]
+    return np.flatnonzero(new)
+
+
+class MemoryEngine:
+    """The engine over a pandas DataFrame (everything in numpy).
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        The rows.
+    label : str
+        The label column: 0/1 numbers or bools, or any two values (see ``pos_label``).
+    scores : str or sequence of str
+        One or more score columns (numeric; int64 scores are kept exact).
+    weight : str, optional
+        A column of non-negative finite weights (a missing weight is refused).
+    by : str, optional
+        A segment column; a missing segment value is a segment of its own (None).
+    pos_label : optional
+        The positive class; by default 1 (True) for 0/1 labels, else the larger of
+        the two values.
+
+    Rows with a missing label, or a missing value in any score column, are dropped
+    and counted in :meth:`summary`.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"y": ["bad", "good", "good", None], "p": [0.2, 0.9, 0.2, 0.5]})
+    >>> e = MemoryEngine(df, label="y", scores="p")
+    >>> s = e.summary()
+    >>> s.rows, s.used, s.dropped_label, s.positives, s.negatives, s.tied_rows
+    (4, 3, 1, 2, 1, {'p': 2})
+    >>> g = next(e.groups("p"))
+    >>> g.score.tolist(), g.pos.tolist(), g.neg.tolist()
+    ([0.9, 0.2], [1, 1], [0, 1])
+    >>> MemoryEngine(df, label="y", scores="q")
+    Traceback (most recent call last):
+    ...
+    ValueError: no score column 'q' in the data (its columns: 'y', 'p')
+    """
+
+    def __init__(
+        self,
+        data: pd.DataFrame,
+        *,
+        label: str,
+        scores: str | Sequence[str],
+        weight: str | None = None,
+        by: str | None = None,
+        pos_label: Any = None,
+    ) -> None:
+        if not isinstance(data, pd.DataFrame):
+            raise ValueError(
+                f"the memory engine reads a pandas DataFrame, got {type(data).__name__}"
+            )
+        names = (scores,) if isinstance(scores, str) else tuple(scores)
+        if not names:
+            raise ValueError("at least one score column is needed")
+        if len(set(names)) != len(names):
+            raise ValueError(f"a score column is named twice: {list(names)}")
+        if len(data) == 0:
+            raise ValueError("the data has no rows")
+        self.scores: tuple[str, ...] = names
+        self.by: str | None = by
+        self._rows = len(data)
+        y_col = _column(data, label, "label")
+        s_cols = {n: _column(data, n, "score") for n in names}
+        w_col = _column(data, weight, "weight") if weight is not None else None
+        b_col = _column(data, by, "segment") if by is not None else None
+        label_ok = y_col.notna().to_numpy()
+        self._dropped_label = int((~label_ok).sum())
+        keep = label_ok.copy()
+        self._dropped_score: dict[str, int] = {}
+        for n, c in s_cols.items():
+            present = c.notna().to_numpy()
+            # counted among the rows that have a label, in column order: a row missing
+            # two scores counts for the first
+            self._dropped_score[n] = int((keep & ~present).sum())
+            keep &= present
+        self._used = int(keep.sum())
+        if self._used == 0:
+            raise ValueError(
+                f"no row has a label and every score ({self._rows} rows read, "
+                f"{self._dropped_label} without a label)"
+            )
+        y_values = y_col[keep]
+        pos_value = positive_class(pd.unique(y_values).tolist(), pos_label)
+        if pos_value is None:
+            self._y = check_labels(y_values.to_numpy(dtype=object), name="the label")
+        else:
+            self._y = (y_values == pos_value).to_numpy(dtype=bool)
+        self._s = {n: _score_values(c[keep], n) for n, c in s_cols.items()}
+        self._w: np.ndarray | None = None
+        if w_col is not None:
+            w = w_col[keep]
+            if w.isna().any():
+                raise ValueError(
+                    f"the weight {weight!r} is missing in {int(w.isna().sum())} used rows"
+                )
+            self._w = check_weights(w.to_numpy(dtype=np.float64), self._used, scale=False)
+        self._b = b_col[keep].to_numpy(dtype=object) if b_col is not None else None
+        m1, m0 = self._totals()
+        need_classes(m1, m0, "the report", warn=False)
+        self._digest = hashlib.sha256(
+            pd.util.hash_pandas_object(data, index=False).to_numpy().tobytes()
+        ).hexdigest()
+
+    def _totals(self) -> tuple[int | float, int | float]:
+        if self._w is None:
+            m1 = int(np.count_nonzero(self._y))
+            return m1, self._y.size - m1
+        return float(self._w[self._y].sum()), float(self._w[~self._y].sum())
+
+    def _integral(self) -> bool:
+        w = self._w
+        return w is None or bool((w == np.floor(w)).all() and float(w.sum()) < 2**53)
+
+    def summary(self) -> Summary:
+        """Rows read, used and dropped, class totals, distinct and tied scores."""
+        m1, m0 = self._totals()
+        distinct, tied, prob = {}, {}, {}
+        for n, s in self._s.items():
+            asc = np.sort(s)
+            sizes = np.diff(np.append(_group_starts(asc), asc.size))
+            distinct[n] = int(sizes.size)
+            tied[n] = int(sizes[sizes > 1].sum())
+            prob[n] = bool(asc[0] >= 0 and asc[-1] <= 1)
+        return Summary(
+            rows=self._rows,
+            used=self._used,
+            dropped_label=self._dropped_label,
+            dropped_score=dict(self._dropped_score),
+            positives=m1,
+            negatives=m0,
+            weighted=self._w is not None,
+            integral=self._integral(),
+            distinct=distinct,
+            tied_rows=tied,
+            probabilities=prob,
+        )
+
+    def _score(self, name: str) -> np.ndarray:
+        if name not in self._s:
+            raise ValueError(f"{name!r} is not a score of this engine ({list(self._s)})")
+        return self._s[name]
+
+    def _class_weights(self, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        y = self._y[idx]
+        if self._w is None:
+            return y.astype(np.int64), (~y).astype(np.int64)
+        w = self._w[idx]
+        return np.where(y, w, 0.0), np.where(y, 0.0, w)
+
+    def _segment_codes(self) -> tuple[np.ndarray, np.ndarray]:
+        assert self._b is not None
+        values = self._b
+        missing = pd.isna(values)
+        codes, uniques = pd.factorize(values, use_na_sentinel=True)
+        try:
+            order = np.argsort(np.asarray(uniques, dtype=object), kind="stable")
+        except TypeError:
+            order = np.arange(len(uniques))
+        rank = np.empty(len(uniques), dtype=np.int64)
+        rank[order] = np.arange(len(uniques))
+        seg_codes = np.where(missing, len(uniques), rank[np.where(missing, 0, codes)])
+        seg_values = np.empty(len(uniques) + 1, dtype=object)
+        seg_values[: len(uniques)] = np.asarray(uniques, dtype=object)[order]
+        seg_values[len(uniques)] = None
+        return seg_codes, seg_values
+
+    def groups(
+        self, score: str, *, by: str | None = None, chunk: int = CHUNK
+    ) -> Iterator[Groups]:
+        """Score groups in decreasing score order (per segment with ``by``), in chunks."""
+        chunk = _check_chunk(chunk)
+        s = self._score(score)
+        if by is not None and by != self.by:
+            raise ValueError(f"this engine was made with by={self.by!r}, not {by!r}")
+        if by is None:
+            order = _descending(s)
+            keys = None
+        else:
+            codes, seg_values = self._segment_codes()
+            order = _descending(s, codes)
+            keys = codes[order]
+        ss = s[order]
+        pos, neg = self._class_weights(order)
+        cols = (ss,) if keys is None else (keys, ss)
+        starts = _group_starts(*cols)
+        gs, gp, gn = ss[starts], np.add.reduceat(pos, starts), np.add.reduceat(neg, starts)
+        gseg = seg_values[keys[starts]] if keys is not None else None
+        for i in range(0, starts.size, chunk):
+            part = slice(i, i + chunk)
+            yield Groups(gs[part], gp[part], gn[part], None if gseg is None else gseg[part])
+
+    def pair_groups(
+        self, score_a: str, score_b: str, *, chunk: int = CHUNK
+    ) -> Iterator[PairGroups]:
+        """Groups of equal ``(score_a, score_b)``, by ``score_a`` then ``score_b`` decreasing."""
+        chunk = _check_chunk(chunk)
+        a, b = self._score(score_a), self._score(score_b)
+        order = np.lexsort((~b if b.dtype.kind in "iu" else -b, ~a if a.dtype.kind in "iu" else -a))
+        sa, sb = a[order], b[order]
+        pos, neg = self._class_weights(order)
+        starts = _group_starts(sa, sb)
+        ga, gb = sa[starts], sb[starts]
+        gp, gn = np.add.reduceat(pos, starts), np.add.reduceat(neg, starts)
+        for i in range(0, starts.size, chunk):
+            part = slice(i, i + chunk)
+            yield PairGroups(ga[part], gb[part], gp[part], gn[part])
+
+    def inputs(self) -> list[dict[str, Any]]:
+        """One input: no path; the SHA-256 of pandas' row hashes of the DataFrame."""
+        return [{"path": None, "sha256": self._digest, "rows": self._rows}]
+
+
+def _check_chunk(chunk: Any) -> int:
+    if isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)) or chunk < 1:
+        raise ValueError(f"chunk must be a positive integer, got {chunk!r}")
+    return int(chunk)
