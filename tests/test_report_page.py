@@ -225,7 +225,9 @@ def test_metric_links_point_to_sections_of_the_notebooks():
                 if m := re.match(r"\((.+)\)=\s*$", line):
                     found.add(m.group(1))
         ids[f"notebooks/{nb.stem}.html"] = found
-    for metric, target in _html.BOOK_SECTIONS.items():
+    from course_lib.report import LINKS
+
+    for metric, target in {**_html.BOOK_SECTIONS, **LINKS}.items():
         page, anchor = target.split("#")
         assert page in ids, (metric, page)
         assert anchor in ids[page], (metric, anchor)

@@ -817,7 +817,8 @@ def _segments(report: Mapping[str, Any], book: _Book) -> str:
     by_text = f" of <code>{escape(str(by))}</code>" if by else ""
     text_cols = {1} if with_score else set()
     return (
-        f'<section id="segments"><h2>Segments</h2><p>The same metrics within each segment{by_text}. An '
+        f'<section id="segments"><h2>{book.link("segments", "Segments")}</h2>'
+        f"<p>The same metrics within each segment{by_text}. An "
         "AUC in every segment can differ from the AUC of the whole: pooling segments with different "
         f"positive rates mixes their rankings.</p>"
         f"{_table(head, body, cls='segments', text=text_cols)}</section>"
@@ -832,7 +833,7 @@ def _psi_term(actual: float | None, expected: float | None, eps: float = 1e-4) -
     return (a - e) * math.log(a / e)
 
 
-def _stability(report: Mapping[str, Any]) -> str:
+def _stability(report: Mapping[str, Any], book: _Book) -> str:
     stability = report.get("stability") or []
     if not stability:
         return ""
@@ -875,7 +876,8 @@ def _stability(report: Mapping[str, Any]) -> str:
             )
         )
     return (
-        '<section id="stability"><h2>Stability</h2><p>Population stability index between the baseline '
+        f'<section id="stability"><h2>{book.link("stability", "Stability")}</h2>'
+        "<p>Population stability index between the baseline "
         "sample and this one, over ten bins cut at the baseline's tie-aware deciles of each score: "
         "PSI = Σ (share − baseline share) · ln(share / baseline share), an empty bin counted as a share "
         "of 0.0001.</p>"
@@ -946,7 +948,7 @@ def render(report: Mapping[str, Any], *, book_url: str = DEFAULT_BOOK_URL, title
         _gains(report, book),
         _operating_points(report, book),
         _segments(report, book),
-        _stability(report),
+        _stability(report, book),
     ]
     present = [
         (ident, label)
