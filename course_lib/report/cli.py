@@ -424,6 +424,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)  # a usage error exits with 2 and argparse's message
     try:
         written = run(args, argv)
+    except ModuleNotFoundError as error:  # an engine's package (duckdb, pyspark) not installed
+        print(f"{PROG}: error: --engine {args.engine} needs the package {error.name!r} "
+              f"(pip install {error.name})", file=sys.stderr)
+        return 2
     except (UsageError, ValueError, OSError) as error:
         print(f"{PROG}: error: {_one_line(error)}", file=sys.stderr)
         return 2
