@@ -21,7 +21,7 @@ __all__ = ["Series", "Bars", "line_chart", "nice_ticks"]
 
 #: Size of the drawing in user units (the page scales it to the column width).
 WIDTH, HEIGHT = 480, 360
-MARGIN = {"left": 70, "right": 16, "top": 14, "bottom": 54}
+MARGIN = {"left": 80, "right": 16, "top": 14, "bottom": 58}
 #: At most this many points of one curve are drawn (curves arrive thinned already).
 MAX_POINTS = 4000
 
@@ -145,7 +145,7 @@ def _legend(entries: list[tuple[str, str, bool]], frame: _Frame, corner: str) ->
     if not entries:
         return ""
     line_h, pad = 18, 8
-    width = 38 + 7.2 * max(len(name) for name, _, _ in entries)
+    width = 40 + 8.2 * max(len(name) for name, _, _ in entries)
     height = pad + line_h * len(entries)
     left = frame.margin["left"] + 8
     right = frame.width - frame.margin["right"] - 8 - width
@@ -289,7 +289,7 @@ def line_chart(
         f'text-anchor="middle">{escape(xlabel)}</text>'
     )
     out.append(
-        f'<text class="axis-label" transform="translate(17 {_num((top + bottom) / 2)}) rotate(-90)" '
+        f'<text class="axis-label" transform="translate(18 {_num((top + bottom) / 2)}) rotate(-90)" '
         f'text-anchor="middle">{escape(ylabel)}</text>'
     )
     entries = [(s.name, s.kind or f"s{i % 6 + 1}", s.dash) for i, s in enumerate(series) if s.name]
