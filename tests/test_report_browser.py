@@ -185,3 +185,20 @@ def test_every_metric_link_resolves_to_a_section_of_the_built_book(report_page):
         if not target.is_file() or url.fragment not in _ids_of(target):
             missing.append(href)
     assert missing == []
+
+
+def test_pdf_printed_by_chromium(tmp_path):
+    _chromium()
+    sample_frame(1500).to_csv(tmp_path / "data.csv", index=False)
+    out = tmp_path / "out" / "report.html"
+    out.parent.mkdir()
+    proc = subprocess.run(
+        [sys.executable, "-m", "course_lib.report.cli", str(tmp_path / "data.csv"), "--label", "y",
+         "--score", "p", "--engine", "memory", "--out", str(out), "--pdf", "--json"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(p.name for p in out.parent.iterdir()) == ["report.html", "report.json", "report.pdf"]
+    pdf = (out.parent / "report.pdf").read_bytes()
+    assert pdf.startswith(b"%PDF-") and pdf.rstrip().endswith(b"%%EOF")
+    assert pdf.count(b"/Type /Page") - pdf.count(b"/Type /Pages") >= 3  # data, figures, tables
