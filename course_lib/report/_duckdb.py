@@ -1,0 +1,654 @@
+"""The DuckDB engine of the report (the embedded default), and what it shares with Spark.
+
+The rows stay in the engine. For each score column the engine runs **one**
+``GROUP BY score`` over the rows used (label and every score present), keeps the result
+in a temporary table (DuckDB spills it to ``temp_directory`` beyond ``memory_limit``),
+reads the summary's distinct and tied counts from that table, and streams the groups out
+of it sorted by decreasing score, in chunks of numpy arrays: Python holds one chunk at a
+time, so a table of 10^8 distinct scores never sits in Python memory, and no window runs
+over every distinct score.
+
+The score keeps its type: integer columns are read as BIGINT (int64 in numpy), floating
+and decimal columns as DOUBLE (``+ 0`` turns -0.0 into 0.0, so the two are one group, as
+numpy compares them). Every column name goes through :func:`course_lib.sql.relation`'s
+quoting, so a name that needs quoting works and a name that tries to inject SQL is only
+a column that does not exist.
+
+:class:`SqlEngine` is the part written once for both SQL dialects; :class:`DuckDBEngine`
+adds reading the data and streaming a query's result with ``fetch_df_chunk``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+import shutil
+import tempfile
+from collections.abc import Iterator, Sequence
+from decimal import Decimal
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._checks import need_classes
+from ..sql import DUCKDB, Dialect, relation
+from ._engine import CHUNK, Groups, PairGroups, Summary, positive_class
+from ._sources import (
+    DatabaseTable,
+    FileSource,
+    InputFile,
+    classify,
+    fresh_name,
+    sha256_of,
+    sql_string,
+)
+
+__all__ = ["SqlEngine", "DuckDBEngine", "DEFAULT_MEMORY_LIMIT"]
+
+#: DuckDB's memory limit when the caller gives none (DuckDB's own default is 80 % of the
+#: machine's memory): beyond it, grouping and sorting spill to the temporary directory.
+DEFAULT_MEMORY_LIMIT = "2GB"
+
+_INTEGER = re.compile(
+    r"(tinyint|smallint|integer|int|bigint|long|short|byte|int[1248]|utinyint|usmallint"
+    r"|uinteger|ubigint|hugeint|uhugeint)", re.IGNORECASE)
+_FLOAT = re.compile(r"(float|double|real|float[48])", re.IGNORECASE)
+_DECIMAL = re.compile(r"(decimal|numeric)(\(\s*\d+\s*,\s*\d+\s*\))?", re.IGNORECASE)
+_BOOLEAN = re.compile(r"(boolean|bool)", re.IGNORECASE)
+
+
+def _kind(sql_type: str) -> str | None:
+    """"int", "float" (also decimal), "bool", or None for a type that is not numeric."""
+    t = sql_type.strip()
+    if _INTEGER.fullmatch(t):
+        return "int"
+    if _FLOAT.fullmatch(t) or _DECIMAL.fullmatch(t):
+        return "float"
+    if _BOOLEAN.fullmatch(t):
+        return "bool"
+    return None
+
+
+def _literal(value: Any) -> str:
+    """A SQL literal for a label value (``pos_label``): a string, a bool or a number."""
+    if isinstance(value, (bool, np.bool_)):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    if isinstance(value, (float, np.floating)):
+        if not math.isfinite(value):
+            raise ValueError(f"pos_label must be finite, got {value!r}")
+        return repr(float(value))
+    if isinstance(value, str):
+        return sql_string(value)
+    raise ValueError(
+        f"pos_label must be a string, a bool or a number, got {type(value).__name__}"
+    )
+
+
+def _rechunk(parts: Iterator[dict[str, np.ndarray]], chunk: int) -> Iterator[dict[str, np.ndarray]]:
+    """Cut a stream of column chunks (dicts of equal-length arrays) into chunks of
+    exactly ``chunk`` rows (the last may be shorter); empty parts are skipped."""
+    held: list[dict[str, np.ndarray]] = []
+    size = 0
+    for part in parts:
+        n = len(next(iter(part.values())))
+        if n == 0:
+            continue
+        held.append(part)
+        size += n
+        while size >= chunk:
+            whole = held[0] if len(held) == 1 else {
+                k: np.concatenate([h[k] for h in held]) for k in held[0]}
+            yield {k: v[:chunk] for k, v in whole.items()}
+            rest = {k: v[chunk:] for k, v in whole.items()}
+            size -= chunk
+            held = [rest] if size else []
+    if size:
+        yield held[0] if len(held) == 1 else {
+            k: np.concatenate([h[k] for h in held]) for k in held[0]}
+
+
+class SqlEngine:
+    """An engine over rows kept in a SQL engine (the part DuckDB and Spark share).
+
+    A subclass sets ``dialect`` and implements ``_fetch`` (one statement, all its rows),
+    ``_stream`` (one statement, its rows as chunks of numpy columns), ``_keep`` (store a
+    query's result in a temporary table, return its quoted name), ``_drop`` and
+    ``_columns`` (the source's column names and SQL types), then calls
+    :meth:`_prepare` with the name of a view of the rows.
+    """
+
+    dialect: Dialect = DUCKDB
+    scores: tuple[str, ...]
+    by: str | None
+
+    # --------------------------------------------------------------- engine specific
+
+    def _fetch(self, sql: str) -> list[tuple]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _stream(self, sql: str, chunk: int) -> Iterator[dict[str, np.ndarray]]:  # pragma: no cover
+        raise NotImplementedError
+
+    def _keep(self, sql: str) -> str:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _drop(self, name: str) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _columns(self, view: str) -> list[tuple[str, str]]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------- validation
+
+    def _prepare(
+        self,
+        view: str,
+        *,
+        label: str,
+        scores: str | Sequence[str],
+        weight: str | None,
+        by: str | None,
+        pos_label: Any,
+    ) -> None:
+        """Check the columns and the data, and build the SQL of the rows used."""
+        names = (scores,) if isinstance(scores, str) else tuple(scores)
+        if not names:
+            raise ValueError("at least one score column is needed")
+        if len(set(names)) != len(names):
+            raise ValueError(f"a score column is named twice: {list(names)}")
+        self.scores = names
+        self.by = by
+        self._tables: dict[tuple[str, str | None], str] = {}
+        self._summary: Summary | None = None
+        d = self.dialect
+        cols = self._columns(view)
+        stored = [c for c, _ in cols]
+        types = {c: t for c, t in cols}
+
+        def quoted(name: str, what: str) -> tuple[str, str]:
+            """The column's quoted identifier (by relation()'s rules) and its SQL type."""
+            if not isinstance(name, str):
+                raise ValueError(f"the {what} column must be named by a string, got {name!r}")
+            # matched without case, as the engines match names
+            hits = [c for c in stored if c.lower() == name.lower()]
+            if not hits:
+                shown = ", ".join(repr(c) for c in stored[:10])
+                shown += ", ..." if len(stored) > 10 else ""
+                raise ValueError(f"no {what} column {name!r} in the data (its columns: {shown})")
+            if len(hits) > 1:
+                raise ValueError(
+                    f"the {what} column {name!r} is ambiguous: the data has columns {hits} "
+                    "that differ only in case; rename them")
+            real = hits[0] if name not in hits else name
+            return relation(view, label=real, score=f"{real}_", dialect=d).label, types[real]
+
+        self._view = relation(view, label="y", score="s", dialect=d).source
+        self._label, _ = quoted(label, "label")
+        self._score_sql: dict[str, str] = {}
+        self._score_kind: dict[str, str] = {}
+        used = [f"{self._label} IS NOT NULL"]
+        dropped = []
+        for name in names:
+            q, t = quoted(name, "score")
+            kind = _kind(t)
+            if kind is None:
+                raise ValueError(f"the score {name!r} must be numeric; its type is {t}")
+            self._score_kind[name] = "float" if kind == "float" else "int"
+            self._score_sql[name] = (
+                f"(CAST({q} AS DOUBLE) + 0)" if kind == "float" else f"CAST({q} AS BIGINT)")
+            dropped.append(f"{' AND '.join(used)} AND {q} IS NULL")
+            used.append(f"{q} IS NOT NULL")
+        self._weight = None
+        if weight is not None:
+            q, t = quoted(weight, "weight")
+            if _kind(t) is None:
+                raise ValueError(f"the weight {weight!r} must be numeric; its type is {t}")
+            self._weight = f"CAST({q} AS DOUBLE)"
+        self._by = None
+        if by is not None:
+            self._by, _ = quoted(by, "segment")
+        self._used = " AND ".join(used)
+        self._aliases = {name: f"s{i}_" for i, name in enumerate(names)}
+
+        # the label's values among the rows used: at most three are needed to judge
+        values = [row[0] for row in self._fetch(
+            f"SELECT DISTINCT {self._label} FROM {self._view} WHERE {self._used} LIMIT 3")]
+        values = [float(v) if isinstance(v, Decimal) else v for v in values]
+        head = self._fetch(
+            f"SELECT COUNT(*), {', '.join(f'COUNT(*) FILTER (WHERE {c})' for c in dropped)}, "
+            f"COUNT(*) FILTER (WHERE {self._label} IS NULL) FROM {self._view}")[0]
+        self._rows = int(head[0])
+        self._dropped_score = {n: int(v) for n, v in zip(names, head[1:-1])}
+        self._dropped_label = int(head[-1])
+        if self._rows == 0:
+            raise ValueError("the data has no rows")
+        if not values:
+            raise ValueError(
+                f"no row has a label and every score ({self._rows} rows read, "
+                f"{self._dropped_label} without a label)")
+        if len(values) > 2:
+            more = self._fetch(
+                f"SELECT COUNT(DISTINCT {self._label}) FROM {self._view} WHERE {self._used}")
+            shown = ", ".join(repr(v) for v in sorted(values, key=repr))
+            raise ValueError(
+                f"the label must be binary: found {int(more[0][0])} distinct values, "
+                f"among them {shown}")
+        positive = positive_class(values, pos_label)
+        if positive is None:  # 0/1 numbers or bools
+            self._y = f"CAST({self._label} AS INTEGER)"
+        else:
+            self._y = f"CASE WHEN {self._label} = {_literal(positive)} THEN 1 ELSE 0 END"
+        self._check_values()
+
+    def _rows_sql(self, *scores: str, by: bool = False) -> str:
+        """The rows used: y (0/1), the scores asked for, w and the segment b_."""
+        cols = [f"{self._y} AS y"]
+        cols += [f"{self._score_sql[n]} AS {self._aliases[n]}" for n in scores]
+        if self._weight is not None:
+            cols.append(f"{self._weight} AS w")
+        if by:
+            cols.append(f"{self._by} AS b_")
+        return f"SELECT {', '.join(cols)} FROM {self._view} WHERE {self._used}"
+
+    def _class_sums(self) -> tuple[str, str]:
+        if self._weight is None:
+            return "CAST(SUM(y) AS BIGINT)", "CAST(COUNT(*) - SUM(y) AS BIGINT)"
+        return ("SUM(CASE WHEN y = 1 THEN w ELSE 0.0 END)",
+                "SUM(CASE WHEN y = 1 THEN 0.0 ELSE w END)")
+
+    def _check_values(self) -> None:
+        """One pass over the rows used: class totals, bad scores and weights, ranges."""
+        d = self.dialect
+        pos, neg = self._class_sums()
+        cols = [pos, neg]
+        for n in self.scores:
+            a = self._aliases[n]
+            if self._score_kind[n] == "float":
+                cols.append(f"COUNT(*) FILTER (WHERE NOT {d.is_finite.format(x=a)})")
+            else:
+                cols.append("0")
+            cols += [f"MIN({a})", f"MAX({a})"]
+        if self._weight is not None:
+            finite = d.is_finite.format(x="w")
+            cols += ["COUNT(*) FILTER (WHERE w IS NULL)",
+                     f"COUNT(*) FILTER (WHERE w IS NOT NULL AND (NOT {finite} OR w < 0))",
+                     f"COUNT(*) FILTER (WHERE {finite} AND w <> FLOOR(w))"]
+        row = self._fetch(f"SELECT {', '.join(cols)} FROM ({self._rows_sql(*self.scores)}) AS r_")[0]
+        self._prob: dict[str, bool] = {}
+        for i, n in enumerate(self.scores):
+            bad, lo, hi = row[2 + 3 * i: 5 + 3 * i]
+            if bad:
+                raise ValueError(
+                    f"the score {n!r} has {int(bad)} NaN or infinite values among the rows "
+                    "used; scores must be finite (a missing score is NULL)")
+            self._prob[n] = bool(lo >= 0 and hi <= 1)
+        self._integral = True
+        if self._weight is not None:
+            missing, bad, fractional = row[-3:]
+            if missing:
+                raise ValueError(f"the weight is missing in {int(missing)} used rows")
+            if bad:
+                raise ValueError(
+                    f"the weight has {int(bad)} negative, NaN or infinite values; weights "
+                    "must be finite and non-negative")
+            self._integral = not fractional
+        m1, m0 = row[0], row[1]
+        if self._weight is None:
+            self._m1: int | float = int(m1 or 0)
+            self._m0: int | float = int(m0 or 0)
+        else:
+            self._m1, self._m0 = float(m1 or 0.0), float(m0 or 0.0)
+            self._integral = self._integral and self._m1 + self._m0 < 2**53
+        need_classes(self._m1, self._m0, "the report", warn=False)
+
+    # ------------------------------------------------------------------- the protocol
+
+    def _grouped(self, score: str, by: bool) -> str:
+        """The temporary table of one score's groups (s, pos, neg, n[, b_]), made once."""
+        key = (score, self._by if by else None)
+        if key not in self._tables:
+            a = self._aliases[score]
+            pos, neg = self._class_sums()
+            keys = f"b_, {a}" if by else a
+            self._tables[key] = self._keep(
+                f"SELECT {'b_, ' if by else ''}{a} AS s, {pos} AS pos, {neg} AS neg, "
+                f"COUNT(*) AS n FROM ({self._rows_sql(score, by=by)}) AS r_ GROUP BY {keys}")
+        return self._tables[key]
+
+    def _score_name(self, score: str) -> str:
+        if score not in self._aliases:
+            raise ValueError(f"{score!r} is not a score of this engine ({list(self.scores)})")
+        return score
+
+    def summary(self) -> Summary:
+        """Rows read, used and dropped, class totals, distinct and tied scores.
+
+        Runs the ``GROUP BY`` of each score (kept for :meth:`groups`)."""
+        if self._summary is None:
+            distinct, tied = {}, {}
+            for n in self.scores:
+                ((k, t),) = self._fetch(
+                    "SELECT COUNT(*), COALESCE(SUM(CASE WHEN n > 1 THEN n ELSE 0 END), 0) "
+                    f"FROM {self._grouped(n, False)}")
+                distinct[n], tied[n] = int(k), int(t)
+            self._summary = Summary(
+                rows=self._rows,
+                used=self._used_rows(),
+                dropped_label=self._dropped_label,
+                dropped_score=dict(self._dropped_score),
+                positives=self._m1,
+                negatives=self._m0,
+                weighted=self._weight is not None,
+                integral=self._integral,
+                distinct=distinct,
+                tied_rows=tied,
+                probabilities=dict(self._prob),
+            )
+        return self._summary
+
+    def _used_rows(self) -> int:
+        return self._rows - self._dropped_label - sum(self._dropped_score.values())
+
+    def groups(self, score: str, *, by: str | None = None, chunk: int = CHUNK) -> Iterator[Groups]:
+        """Score groups in decreasing score order (per segment with ``by``: segments in
+        increasing order, a missing segment last), in chunks of ``chunk`` groups."""
+        chunk = _check_chunk(chunk)
+        a = self._score_name(score)
+        if by is not None and by != self.by:
+            raise ValueError(f"this engine was made with by={self.by!r}, not {by!r}")
+        table = self._grouped(a, by is not None)
+        if by is None:
+            sql = f"SELECT s, pos, neg FROM {table} ORDER BY s DESC"
+        else:
+            sql = f"SELECT s, pos, neg, b_ FROM {table} ORDER BY b_ ASC NULLS LAST, s DESC"
+        kind = self._score_kind[a]
+        for part in _rechunk(self._stream(sql, chunk), chunk):
+            yield Groups(
+                _as(part["s"], kind), self._counts(part["pos"]), self._counts(part["neg"]),
+                _segments(part["b_"]) if by is not None else None)
+
+    def pair_groups(
+        self, score_a: str, score_b: str, *, chunk: int = CHUNK
+    ) -> Iterator[PairGroups]:
+        """Groups of equal ``(score_a, score_b)``, by ``score_a`` then ``score_b``
+        decreasing, in chunks."""
+        chunk = _check_chunk(chunk)
+        a, b = self._score_name(score_a), self._score_name(score_b)
+        if a == b:
+            raise ValueError(f"pair_groups needs two different scores, got {a!r} twice")
+        pos, neg = self._class_sums()
+        ca, cb = self._aliases[a], self._aliases[b]
+        sql = (f"SELECT {ca} AS sa, {cb} AS sb, {pos} AS pos, {neg} AS neg "
+               f"FROM ({self._rows_sql(a, b)}) AS r_ GROUP BY {ca}, {cb} "
+               "ORDER BY sa DESC, sb DESC")
+        for part in _rechunk(self._stream(sql, chunk), chunk):
+            yield PairGroups(_as(part["sa"], self._score_kind[a]),
+                             _as(part["sb"], self._score_kind[b]),
+                             self._counts(part["pos"]), self._counts(part["neg"]))
+
+    def _counts(self, values: np.ndarray) -> np.ndarray:
+        return np.asarray(values, dtype=np.float64 if self._weight is not None else np.int64)
+
+    def close(self) -> None:
+        """Drop the temporary tables of the groups."""
+        for name in self._tables.values():
+            self._drop(name)
+        self._tables.clear()
+
+
+def _as(values: np.ndarray, kind: str) -> np.ndarray:
+    return np.asarray(values, dtype=np.float64 if kind == "float" else np.int64)
+
+
+def _segments(values: Any) -> np.ndarray:
+    """Segment values as an object array, a missing value as None."""
+    out = np.asarray(pd.Series(values).astype(object).tolist(), dtype=object)
+    if out.ndim != 1:  # pragma: no cover - tuples as segment values
+        out = np.array(list(values) + [None], dtype=object)[:-1]
+    missing = pd.isna(out)
+    if missing.any():
+        out[missing] = None
+    return out
+
+
+def _check_chunk(chunk: Any) -> int:
+    if isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)) or chunk < 1:
+        raise ValueError(f"chunk must be a positive integer, got {chunk!r}")
+    return int(chunk)
+
+
+class DuckDBEngine(SqlEngine):
+    """The report's engine on DuckDB (embedded): the rows never enter Python.
+
+    Parameters
+    ----------
+    data : str, os.PathLike, list of paths, pandas.DataFrame
+        A Parquet or CSV file, a glob of them (or a list of paths), a table of a DuckDB
+        database file as ``"path/db.duckdb:table"``, a pandas DataFrame, or (with
+        ``connection``) the name of a table or view of that connection.
+    label : str
+        The label column: 0/1 numbers or bools, or any two values (see ``pos_label``).
+    scores : str or sequence of str
+        One or more numeric score columns (integers are kept as int64).
+    weight : str, optional
+        A column of finite non-negative weights (missing in a used row: refused).
+    by : str, optional
+        A segment column for :meth:`groups`; a missing segment value is a segment.
+    pos_label : optional
+        The positive class (for a text label, say); by default 1 (True) for 0/1 labels,
+        else the larger of the two values.
+    connection : duckdb.DuckDBPyConnection, optional
+        Run on this connection (its settings untouched); default: a new in-memory
+        database with ``memory_limit``, ``temp_directory`` and ``threads`` set.
+    memory_limit : str, default :data:`DEFAULT_MEMORY_LIMIT`
+        DuckDB's memory limit; grouping and sorting spill to disk beyond it.
+    temp_directory : str, optional
+        Where DuckDB spills (default: a new temporary directory, removed by
+        :meth:`close`).
+    threads : int, optional
+        DuckDB's threads (default: DuckDB's own, one per core).
+
+    Raises
+    ------
+    ValueError
+        An unreadable file, a missing column, a label that is not binary, NaN or
+        infinite scores, missing or negative weights, no rows, one class only.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"y": ["bad", "good", "good", None], "p": [0.2, 0.9, 0.2, 0.5]})
+    >>> with DuckDBEngine(df, label="y", scores="p") as e:
+    ...     s = e.summary()
+    ...     g = next(e.groups("p"))
+    >>> s.rows, s.used, s.dropped_label, s.positives, s.negatives, s.tied_rows
+    (4, 3, 1, 2, 1, {'p': 2})
+    >>> g.score.tolist(), g.pos.tolist(), g.neg.tolist()
+    ([0.9, 0.2], [1, 1], [0, 1])
+    """
+
+    dialect = DUCKDB
+
+    def __init__(
+        self,
+        data: Any,
+        *,
+        label: str,
+        scores: str | Sequence[str],
+        weight: str | None = None,
+        by: str | None = None,
+        pos_label: Any = None,
+        connection: Any = None,
+        memory_limit: str | None = DEFAULT_MEMORY_LIMIT,
+        temp_directory: str | None = None,
+        threads: int | None = None,
+    ) -> None:
+        import duckdb
+
+        self._duckdb = duckdb
+        self._tables = {}
+        self._own_temp: str | None = None
+        self._cleanup: list[str] = []
+        self._inputs: list[InputFile] = []
+        if connection is None:
+            connection = duckdb.connect()
+            if temp_directory is None:
+                temp_directory = self._own_temp = tempfile.mkdtemp(prefix="course_lib_duckdb_")
+            settings = {"temp_directory": temp_directory, "memory_limit": memory_limit,
+                        "threads": threads}
+            for key, value in settings.items():
+                if value is not None:
+                    connection.execute(f"SET {key} = {sql_string(str(value))}")
+            # the groups are read in the order of ORDER BY; nothing else needs an order
+            connection.execute("SET preserve_insertion_order = false")
+        self.connection = connection
+        try:
+            view = self._read(data)
+            self._prepare(view, label=label, scores=scores, weight=weight, by=by,
+                          pos_label=pos_label)
+        except BaseException:
+            self.close()
+            raise
+
+    def __enter__(self) -> DuckDBEngine:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    # ---------------------------------------------------------------------- reading
+
+    def _execute(self, sql: str) -> Any:
+        try:
+            return self.connection.execute(sql)
+        except self._duckdb.OutOfMemoryException as exc:
+            raise MemoryError(str(exc).splitlines()[0]) from exc
+        except (self._duckdb.IOException, self._duckdb.InvalidInputException,
+                self._duckdb.ConversionException) as exc:
+            raise ValueError(f"cannot read the data: {str(exc).splitlines()[0]}") from None
+
+    def _read(self, data: Any) -> str:
+        """Make a view of DATA on the connection and record its inputs; return its name."""
+        source = classify(data)
+        view = fresh_name()
+        q = relation(view, label="y", score="s").source
+        if isinstance(source, pd.DataFrame):
+            self.connection.register(view, source)
+            self._cleanup.append(f"unregister:{view}")
+            digest = hashlib.sha256(
+                pd.util.hash_pandas_object(source, index=False).to_numpy().tobytes()
+            ).hexdigest()
+            self._inputs = [InputFile(None, digest, len(source))]  # as MemoryEngine does
+            return view
+        if isinstance(source, FileSource):
+            reader = "read_parquet" if source.kind == "parquet" else "read_csv"
+            options = "" if source.kind == "parquet" else ", header = true"
+            for path in source.paths:
+                try:
+                    ((rows,),) = self._execute(
+                        f"SELECT COUNT(*) FROM {reader}({sql_string(path)}{options})"
+                    ).fetchall()
+                except self._duckdb.Error as exc:
+                    raise ValueError(
+                        f"cannot read {path!r}: {str(exc).splitlines()[0]}") from None
+                self._inputs.append(InputFile(path, sha256_of(path), int(rows)))
+            paths = ", ".join(sql_string(p) for p in source.paths)
+            extra = ", union_by_name = true" if len(source.paths) > 1 else ""
+            self._execute(f"CREATE TEMPORARY VIEW {q} AS SELECT * FROM "
+                          f"{reader}([{paths}]{options}{extra})")
+            self._cleanup.append(f"view:{q}")
+            return view
+        if isinstance(source, DatabaseTable):
+            alias = fresh_name("course_lib_db")
+            try:
+                self.connection.execute(
+                    f"ATTACH {sql_string(source.path)} AS {alias} (READ_ONLY)")
+            except self._duckdb.Error as exc:
+                raise ValueError(
+                    f"cannot read the database {source.path!r}: {str(exc).splitlines()[0]}"
+                ) from None
+            self._cleanup.append(f"detach:{alias}")
+            table = relation(f"{alias}.{source.table}", label="y", score="s").source
+            try:
+                ((rows,),) = self.connection.execute(f"SELECT COUNT(*) FROM {table}").fetchall()
+            except self._duckdb.Error as exc:
+                raise ValueError(
+                    f"cannot read the table {source.table!r} of {source.path!r}: "
+                    f"{str(exc).splitlines()[0]}") from None
+            self._execute(f"CREATE TEMPORARY VIEW {q} AS SELECT * FROM {table}")
+            self._cleanup.append(f"view:{q}")
+            self._inputs = [InputFile(f"{source.path}:{source.table}",
+                                      sha256_of(source.path), int(rows))]
+            return view
+        if isinstance(source, str):
+            table = relation(source, label="y", score="s").source  # validated name
+            try:
+                ((rows,),) = self.connection.execute(f"SELECT COUNT(*) FROM {table}").fetchall()
+            except self._duckdb.Error as exc:
+                raise ValueError(f"cannot read {source!r}: {str(exc).splitlines()[0]}") from None
+            self._execute(f"CREATE TEMPORARY VIEW {q} AS SELECT * FROM {table}")
+            self._cleanup.append(f"view:{q}")
+            self._inputs = [InputFile(source, None, int(rows))]
+            return view
+        raise ValueError(
+            "DATA must be a Parquet or CSV file (or a glob of them), FILE.duckdb:TABLE or a "
+            f"pandas DataFrame, got {type(source).__name__}")
+
+    def inputs(self) -> list[dict[str, Any]]:
+        """What was read, one dict per input file: ``{"path", "sha256", "rows"}``."""
+        return [i.as_dict() for i in self._inputs]
+
+    # ------------------------------------------------------------------- SqlEngine
+
+    def _columns(self, view: str) -> list[tuple[str, str]]:
+        q = relation(view, label="y", score="s").source
+        try:
+            rows = self.connection.execute(f"DESCRIBE SELECT * FROM {q}").fetchall()
+        except self._duckdb.Error as exc:
+            raise ValueError(f"cannot read the data: {str(exc).splitlines()[0]}") from None
+        return [(str(r[0]), str(r[1])) for r in rows]
+
+    def _fetch(self, sql: str) -> list[tuple]:
+        return [tuple(r) for r in self._execute(sql).fetchall()]
+
+    def _stream(self, sql: str, chunk: int) -> Iterator[dict[str, np.ndarray]]:
+        result = self._execute(sql)
+        vectors = max(1, -(-chunk // 2048))  # DuckDB hands out vectors of 2048 rows
+        while True:
+            try:
+                frame = result.fetch_df_chunk(vectors)
+            except self._duckdb.OutOfMemoryException as exc:
+                raise MemoryError(str(exc).splitlines()[0]) from exc
+            if len(frame) == 0:
+                return
+            yield {c: frame[c].to_numpy() for c in frame.columns}
+
+    def _keep(self, sql: str) -> str:
+        name = relation(fresh_name("course_lib_groups"), label="y", score="s").source
+        self._execute(f"CREATE TEMPORARY TABLE {name} AS {sql}")
+        return name
+
+    def _drop(self, name: str) -> None:
+        self.connection.execute(f"DROP TABLE IF EXISTS {name}")
+
+    def close(self) -> None:
+        """Drop the temporary tables and views, detach databases, remove the spill
+        directory made for this engine. The connection stays open."""
+        try:
+            super().close()
+            for item in reversed(self._cleanup):
+                kind, name = item.split(":", 1)
+                if kind == "view":
+                    self.connection.execute(f"DROP VIEW IF EXISTS {name}")
+                elif kind == "unregister":
+                    self.connection.unregister(name)
+                elif kind == "detach":
+                    self.connection.execute(f"DETACH DATABASE IF EXISTS {name}")
+            self._cleanup.clear()
+        finally:
+            if self._own_temp is not None:
+                shutil.rmtree(self._own_temp, ignore_errors=True)
+                self._own_temp = None

@@ -1,0 +1,982 @@
+"""The validation report as one self-contained HTML page.
+
+``render(report)`` turns the Report dict (``course_lib.report``'s ``Report.data``, the same
+dict ``--json`` writes) into one HTML file: the stylesheet inline, every figure an inline
+SVG drawn by ``_svg``, no script, no font file and no network request. Each metric's name
+links to the section of the book that explains it (``BOOK_SECTIONS``, paths relative to
+the book's root, which ``book_url`` gives).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import shlex
+from collections.abc import Iterable, Mapping, Sequence
+from html import escape
+from importlib import resources
+from typing import Any
+
+from ._svg import Bars, Mark, Series, line_chart
+
+__all__ = ["BOOK_SECTIONS", "DEFAULT_BOOK_URL", "render", "book_link"]
+
+#: Where a local ``make book`` puts the book, relative to the repository.
+DEFAULT_BOOK_URL = "_build/html"
+
+#: The section of the book that explains each metric (a page and a section id of the
+#: built book; ``tests/test_report_browser.py`` checks each against the build).
+BOOK_SECTIONS: dict[str, str] = {
+    "roc": "notebooks/02_roc_grid.html#the-walk",
+    "hull": "notebooks/02_roc_grid.html#between-the-nodes-the-roc-convex-hull",
+    "operating_points": "notebooks/02_roc_grid.html#choosing-a-threshold",
+    "cost_optimal": "notebooks/02_roc_grid.html#iso-performance-lines-and-the-best-operating-point",
+    "auc": "notebooks/03_auc_pairs.html#why-the-area-counts-the-pairs",
+    "ties": "notebooks/03_auc_pairs.html#maps-that-create-ties",
+    "weights": "notebooks/03_auc_pairs.html#weights-a-grid-of-unequal-cells",
+    "gini": "notebooks/06_gini_ml.html#gini-2-auc-1",
+    "pr": "notebooks/07_pr_curves.html#from-thresholds-to-points",
+    "average_precision": "notebooks/07_pr_curves.html#two-areas-under-the-curve",
+    "pr_baseline": "notebooks/07_pr_curves.html#the-floor-of-pr-space",
+    "gain": "notebooks/08_gain_lift_ks.html#the-gain-curve-of-table-1",
+    "lift": "notebooks/08_gain_lift_ks.html#the-curves-at-rpp-0-0-1-1",
+    "ks": "notebooks/08_gain_lift_ks.html#the-kolmogorov-smirnov-chart",
+    "gains_table": "notebooks/08_gain_lift_ks.html#the-decile-gains-table",
+    "gains_ties": "notebooks/14_warehouse.html#the-decile-table-without-splitting-a-tie",
+    "comparison": "notebooks/09_cost_curves.html#is-the-difference-significant",
+    "auc_ci": "notebooks/11_sampling.html#confidence-intervals-for-the-auc",
+    "imbalance": "notebooks/11_sampling.html#imbalanced-classes",
+    "reliability": "notebooks/15_calibration.html#the-reliability-diagram",
+    "brier": "notebooks/15_calibration.html#the-brier-score-and-murphy-s-decomposition",
+    "ece": "notebooks/15_calibration.html#the-expected-calibration-error-and-its-bins",
+    "partial_auc": "notebooks/17_partial_auc_h_measure.html#mcclish-s-standardization",
+    "h_measure": "notebooks/17_partial_auc_h_measure.html#the-h-measure",
+}
+
+
+def book_link(metric: str, label: str, book_url: str = DEFAULT_BOOK_URL) -> str:
+    """``label`` as a link to the book's section on ``metric`` (plain text if it has none).
+
+    >>> book_link("auc", "AUC", "https://example.org/book/")
+    '<a class="metric" href="https://example.org/book/notebooks/03_auc_pairs.html#why-the-area-counts-the-pairs">AUC</a>'
+    """
+    return _Book(book_url).link(metric, label)
+
+
+class _Book:
+    """The book the page links to: its root and each metric's section (the Report's own
+    ``links`` first, then :data:`BOOK_SECTIONS`)."""
+
+    def __init__(self, url: str, links: Mapping[str, str] | None = None) -> None:
+        self.url = url
+        self.sections = {**BOOK_SECTIONS, **(links or {})}
+
+    def link(self, metric: str, label: str) -> str:
+        target = self.sections.get(metric)
+        if target is None:
+            return escape(label)
+        base = self.url.rstrip("/")
+        href = f"{base}/{target}" if base else target
+        return f'<a class="metric" href="{escape(href)}">{escape(label)}</a>'
+
+
+def _settings(report: Mapping[str, Any]) -> dict[str, Any]:
+    """The options the report was made with (core's ``settings``, or ``options``)."""
+    out: dict[str, Any] = {}
+    for key in ("options", "settings"):
+        value = report.get(key)
+        if isinstance(value, Mapping):
+            out.update(value)
+    return out
+
+
+# --- numbers -------------------------------------------------------------------------
+
+
+def _value(x: Any) -> float | None:
+    """A number of the Report as a float (an exact fraction's ``value``); None if absent."""
+    if isinstance(x, Mapping):
+        x = x.get("value")
+    if x is None or isinstance(x, bool):
+        return None
+    try:
+        return float(x)
+    except (TypeError, ValueError):
+        return None
+
+
+def _fmt(x: Any, digits: int = 4) -> str:
+    """A rate or a score to ``digits`` decimals, with the exact fraction as a tooltip."""
+    v = _value(x)
+    if v is None:
+        return '<span class="na">–</span>'
+    if math.isnan(v):
+        return '<span class="na" title="undefined">n/a</span>'
+    if math.isinf(v):
+        return "∞" if v > 0 else "−∞"
+    text = f"{v:.{digits}f}" if abs(v) < 1e6 else f"{v:.4g}"
+    text = text.replace("-", "−")
+    if isinstance(x, Mapping) and "fraction" in x:
+        fraction = str(x["fraction"])
+        hint = fraction if len(fraction) <= 60 else f"exact fraction of {len(fraction)} digits (in the JSON)"
+        return f'<span class="exact" title="exactly {escape(hint)}">{text}</span>'
+    return text
+
+
+def _count(x: Any) -> str:
+    """A count (thousands separated) or a weight sum (six significant digits)."""
+    v = _value(x)
+    if v is None:
+        return '<span class="na">–</span>'
+    if float(v).is_integer() and abs(v) < 2**53:
+        return f"{int(v):,}".replace(",", "\u202f")
+    return f"{v:,.6g}".replace(",", "\u202f")
+
+
+def _pct(x: Any, digits: int = 1) -> str:
+    v = _value(x)
+    if v is None or math.isnan(v):
+        return '<span class="na">–</span>'
+    return f"{100 * v:.{digits}f}\u202f%"
+
+
+def _score_value(x: Any) -> str:
+    """A threshold as a score: up to 6 significant digits, integers kept whole."""
+    v = _value(x)
+    if v is None:
+        return '<span class="na">–</span>'
+    if math.isinf(v):
+        return "+∞" if v > 0 else "−∞"
+    if float(v).is_integer():
+        return f"{int(v)}".replace("-", "−")
+    return f"{v:.6g}".replace("-", "−")
+
+
+def _p_value(x: Any) -> str:
+    v = _value(x)
+    if v is None:
+        return '<span class="na">–</span>'
+    if v < 1e-4:
+        return "&lt; 0.0001"
+    return f"{v:.4f}"
+
+
+def _ci(pair: Any, digits: int = 4) -> str:
+    if not isinstance(pair, Sequence) or len(pair) != 2:
+        return ""
+    if _value(pair[0]) is None and _value(pair[1]) is None:
+        return '<span class="ci na" title="see the notes under Data">no interval</span>'
+    return f'<span class="ci">[{_fmt(pair[0], digits)},<wbr> {_fmt(pair[1], digits)}]</span>'
+
+
+# --- building blocks -----------------------------------------------------------------
+
+
+def _table(
+    head: Sequence[str],
+    rows: Iterable[Sequence[str]],
+    *,
+    cls: str = "",
+    caption: str = "",
+    text: Iterable[int] = (),
+) -> str:
+    """A table in a box that scrolls sideways on its own (never the page).
+
+    The first column labels the rows; the columns in ``text`` hold text (left-aligned),
+    the others numbers (right-aligned, tabular figures).
+    """
+    text_cols = {0, *text}
+    out = [f'<div class="table-wrap"><table class="{escape(cls)}">']
+    if caption:
+        out.append(f"<caption>{caption}</caption>")
+    left = ' class="text"'
+    out.append(
+        "<thead><tr>"
+        + "".join(f'<th scope="col"{left if i in text_cols else ""}>{h}</th>' for i, h in enumerate(head))
+        + "</tr></thead><tbody>"
+    )
+    for row in rows:
+        cells = []
+        for i, cell in enumerate(row):
+            if i == 0:
+                cells.append(f'<th scope="row" class="text">{cell}</th>')
+            else:
+                cells.append(f'<td class="text">{cell}</td>' if i in text_cols else f"<td>{cell}</td>")
+        out.append("<tr>" + "".join(cells) + "</tr>")
+    out.append("</tbody></table></div>")
+    return "".join(out)
+
+
+class _Figures:
+    """Numbers the figures of the page in order."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.ids: list[str] = []
+
+    def figure(self, ident: str, svg: str, caption: str) -> str:
+        self.count += 1
+        self.ids.append(ident)
+        return (
+            f'<figure class="chart-figure" id="fig-{escape(ident)}">{svg}'
+            f'<figcaption><span class="fignum">Figure {self.count}.</span> {caption}</figcaption>'
+            "</figure>"
+        )
+
+
+def _curve(block: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+    curves = block.get("curves") or {}
+    curve = curves.get(name) if isinstance(curves, Mapping) else None
+    return curve if isinstance(curve, Mapping) else {}
+
+
+def _floats(values: Any) -> list[float]:
+    if values is None:
+        return []
+    return [v if v is not None else math.nan for v in (_value(x) for x in values)]
+
+
+# --- sections ------------------------------------------------------------------------
+
+
+def _summary(report: Mapping[str, Any], book: _Book) -> str:
+    s = report.get("summary") or {}
+    options = _settings(report)
+    pos, neg = _value(s.get("positives")), _value(s.get("negatives"))
+    total = (pos or 0) + (neg or 0)
+    rate = pos / total if pos is not None and total > 0 else None
+    weighted = bool(s.get("weighted"))
+    unit = " (weight sum)" if weighted else ""
+    rows = [
+        ("Rows read", _count(s.get("rows"))),
+        ("Rows used (label and every score present)", _count(s.get("used"))),
+        ("Rows dropped: missing label", _count(s.get("dropped_label", 0))),
+    ]
+    for name, dropped in (s.get("dropped_score") or {}).items():
+        rows.append((f"Rows dropped: missing score <code>{escape(str(name))}</code>", _count(dropped)))
+    rows += [
+        (f"Positives{unit}", _count(pos)),
+        (f"Negatives{unit}", _count(neg)),
+        (book.link("imbalance", "Positive rate"), _pct(rate, 2)),
+    ]
+    if options.get("label") is not None:
+        label = f"<code>{escape(str(options['label']))}</code>"
+        if options.get("pos_label") is not None:
+            label += f" = <code>{escape(str(options['pos_label']))}</code> is positive"
+        rows.insert(0, ("Label", label))
+    if options.get("weight"):
+        rows.append(
+            (
+                book.link("weights", "Weight column"),
+                f"<code>{escape(str(options['weight']))}</code>",
+            )
+        )
+    table = _table(["Data", ""], rows, cls="summary kv")
+    scores = list((report.get("scores") or {}).keys())
+    per_score = []
+    distinct, tied, probs = s.get("distinct") or {}, s.get("tied_rows") or {}, s.get("probabilities") or {}
+    used = _value(s.get("used")) or _value(s.get("rows")) or 0
+    for name in scores:
+        t = _value(tied.get(name))
+        per_score.append(
+            (
+                f"<code>{escape(name)}</code>",
+                _count(distinct.get(name)),
+                _count(t),
+                _pct(t / used if t is not None and used else None),
+                "yes" if probs.get(name) else "no",
+            )
+        )
+    score_table = _table(
+        [
+            "Score",
+            "Distinct scores",
+            book.link("ties", "Tied rows"),
+            "Share tied",
+            "Scores in [0, 1]",
+        ],
+        per_score,
+        cls="scores",
+    )
+    notes = []
+    for name, t in tied.items():
+        tv = _value(t)
+        if tv and used and tv / used > 0.01:
+            notes.append(
+                f"<li><code>{escape(str(name))}</code>: {_pct(tv / used)} of the rows share their score "
+                f"with another row. The ROC curve takes a diagonal step at each tie, the AUC counts a "
+                f"tied pair as half, and the {book.link('gains_ties', 'gains table')} keeps "
+                f"tied rows in one bin, so its bins are not exactly ten per cent each.</li>"
+            )
+    if rate is not None and rate < 0.1:
+        notes.append(
+            f"<li>Positives are {_pct(rate, 2)} of the rows: read the "
+            f"{book.link('pr_baseline', 'PR curve against its baseline')} as well as the ROC "
+            f"curve.</li>"
+        )
+    notes += [f"<li>{escape(str(n))}</li>" for n in report.get("notes") or []]
+    note = f'<ul class="notes">{"".join(notes)}</ul>' if notes else ""
+    return (
+        f'<section id="summary"><h2>Data</h2><div class="two-col">{table}{score_table}</div>{note}</section>'
+    )
+
+
+_METRIC_ROWS: list[tuple[str, str, str]] = [
+    # (key, book section, label)
+    ("auc", "auc", "AUC"),
+    ("auc_ci", "auc_ci", "AUC 95 % interval (DeLong)"),
+    ("gini", "gini", "Gini = 2 AUC − 1"),
+    ("gini_ci", "auc_ci", "Gini 95 % interval"),
+    ("ks", "ks", "KS"),
+    ("ks_score", "ks", "KS reached at score"),
+    ("average_precision", "average_precision", "Average precision"),
+    ("pr_baseline", "pr_baseline", "PR baseline (positive rate)"),
+    ("partial_auc", "partial_auc", "Partial AUC"),
+    ("mcclish", "partial_auc", "Partial AUC, McClish-standardized"),
+    ("h_measure", "h_measure", "H-measure"),
+    ("brier", "brier", "Brier score"),
+    ("ece", "ece", "Expected calibration error"),
+]
+
+
+def _metrics(report: Mapping[str, Any], book: _Book) -> str:
+    scores: Mapping[str, Any] = report.get("scores") or {}
+    names = list(scores)
+    max_fpr = None
+    rows = []
+    for key, section, label in _METRIC_ROWS:
+        cells = []
+        present = False
+        for name in names:
+            block = scores[name]
+            if key in ("auc_ci", "gini_ci"):
+                cell = _ci(block.get(key))
+            elif key in ("partial_auc", "mcclish"):
+                part = block.get("partial_auc") or {}
+                max_fpr = part.get("max_fpr", max_fpr)
+                cell = _fmt(part.get("value" if key == "partial_auc" else "mcclish")) if part else ""
+            elif key == "ks_score":
+                cell = _score_value(block.get(key)) if block.get(key) is not None else ""
+            elif key in ("brier", "ece") and block.get(key) is None:
+                cell = ""
+            else:
+                cell = _fmt(block.get(key)) if key in block else ""
+            present = present or bool(cell)
+            cells.append(cell or '<span class="na" title="not computed: scores outside [0, 1]">–</span>')
+        if present:
+            text = label
+            if key in ("partial_auc", "mcclish") and max_fpr is not None:
+                text += f" (FPR ≤ {_value(max_fpr):g})"
+            rows.append([book.link(section, text), *cells])
+    head = ["Metric", *(f"<code>{escape(n)}</code>" for n in names)]
+    table = _table(head, rows, cls="metrics")
+    cards = []
+    for name in names:
+        block = scores[name]
+        cards.append(
+            f'<div class="card"><div class="card-name"><code>{escape(name)}</code></div>'
+            f'<div class="card-main">{_fmt(block.get("auc"), 3)}</div>'
+            f'<div class="card-sub">AUC {_ci(block.get("auc_ci"), 3)}</div>'
+            f'<div class="card-row"><span>Gini {_fmt(block.get("gini"), 3)}</span>'
+            f"<span>KS {_fmt(block.get('ks'), 3)}</span></div></div>"
+        )
+    intro = (
+        "<p>AUC, Gini, KS, partial AUC, the gains table and the operating points are exact: "
+        "computed from the counts of every distinct score, no binning (hover over a value to "
+        "see its exact fraction). The intervals are DeLong's, from the same counts. Each "
+        "metric's name links to the section of the book that explains it.</p>"
+    )
+    return (
+        f'<section id="metrics"><h2>Metrics</h2><div class="cards">{"".join(cards)}</div>'
+        f"{intro}{table}</section>"
+    )
+
+
+def _comparison(report: Mapping[str, Any], book: _Book) -> str:
+    comparison = report.get("comparison") or []
+    if not comparison:
+        return ""
+    rows = []
+    for c in comparison:
+        rows.append(
+            [
+                f"<code>{escape(str(c.get('a')))}</code> − <code>{escape(str(c.get('b')))}</code>",
+                _fmt(c.get("auc_difference")),
+                _ci(c.get("ci")),
+                _fmt(c.get("z"), 3),
+                _p_value(c.get("p_value")),
+            ]
+        )
+    table = _table(["AUC difference", "Difference", "95 % interval", "z", "p-value"], rows, cls="comparison")
+    return (
+        f'<section id="comparison"><h2>Comparison</h2><p>The '
+        f"{book.link('comparison', 'paired DeLong test')} of the difference of the AUCs "
+        f"on the same rows (the correlation of the two scores is taken into account).</p>"
+        f"{table}</section>"
+    )
+
+
+def _figures(report: Mapping[str, Any], book: _Book, figs: _Figures) -> str:
+    scores: Mapping[str, Any] = report.get("scores") or {}
+    names = list(scores)
+    out: list[str] = []
+    many = len(names) > 1
+
+    # ROC with hulls and the diagonal
+    series = [Series("chance", [0, 1], [0, 1], kind="ref", dash=True, width=1.2)]
+    for i, name in enumerate(names):
+        roc = _curve(scores[name], "roc")
+        series.append(Series(name, _floats(roc.get("fpr")), _floats(roc.get("tpr")), kind=f"s{i % 6 + 1}"))
+    for i, name in enumerate(names):
+        hull = _curve(scores[name], "hull")
+        if hull:
+            series.append(
+                Series(
+                    f"hull {name}" if many else "convex hull",
+                    _floats(hull.get("fpr")),
+                    _floats(hull.get("tpr")),
+                    kind=f"s{i % 6 + 1}",
+                    dash=True,
+                    width=1.3,
+                )
+            )
+    out.append(
+        figs.figure(
+            "roc",
+            line_chart(
+                series,
+                xlabel="False positive rate",
+                ylabel="True positive rate",
+                xlim=(0, 1),
+                ylim=(0, 1),
+                square=True,
+                ident="roc",
+                title="ROC curve",
+            ),
+            f"{book.link('roc', 'ROC curve')} with its "
+            f"{book.link('hull', 'convex hull')} (dashed) and the diagonal of a "
+            "random ranking.",
+        )
+    )
+    # PR with its baseline
+    series = []
+    baseline = None
+    for i, name in enumerate(names):
+        pr = _curve(scores[name], "pr")
+        series.append(
+            Series(name, _floats(pr.get("recall")), _floats(pr.get("precision")), kind=f"s{i % 6 + 1}")
+        )
+        baseline = _value(scores[name].get("pr_baseline")) if baseline is None else baseline
+    if baseline is not None:
+        series.append(
+            Series(f"baseline {baseline:.3f}", [0, 1], [baseline, baseline], kind="ref", dash=True, width=1.2)
+        )
+    out.append(
+        figs.figure(
+            "pr",
+            line_chart(
+                series,
+                xlabel="Recall",
+                ylabel="Precision",
+                xlim=(0, 1),
+                ylim=(0, 1),
+                square=True,
+                legend="top right",
+                ident="pr",
+                title="Precision-recall curve",
+            ),
+            f"{book.link('pr', 'Precision-recall curve')}; the dashed line is the "
+            f"{book.link('pr_baseline', 'baseline')}, the positive rate, where a "
+            "random ranking lies.",
+        )
+    )
+    # gain
+    series = [Series("random", [0, 1], [0, 1], kind="ref", dash=True, width=1.2)]
+    if baseline:
+        series.append(Series("ideal", [0, baseline, 1], [0, 1, 1], kind="ref", width=1.2))
+    for i, name in enumerate(names):
+        g = _curve(scores[name], "gain")
+        series.append(Series(name, _floats(g.get("rate")), _floats(g.get("tpr")), kind=f"s{i % 6 + 1}"))
+    out.append(
+        figs.figure(
+            "gain",
+            line_chart(
+                series,
+                xlabel="Share of rows targeted (by decreasing score)",
+                ylabel="Share of positives found",
+                xlim=(0, 1),
+                ylim=(0, 1),
+                ident="gain",
+                title="Gain curve",
+            ),
+            f"{book.link('gain', 'Gain curve')} (cumulative share of positives "
+            "among the top-scored rows), with a random and an ideal ranking.",
+        )
+    )
+    # lift
+    series = [Series("random", [0, 1], [1, 1], kind="ref", dash=True, width=1.2)]
+    top = 1.0
+    for i, name in enumerate(names):
+        lift = _curve(scores[name], "lift")
+        rate, values = _floats(lift.get("rate")), _floats(lift.get("lift"))
+        series.append(Series(name, rate, values, kind=f"s{i % 6 + 1}"))
+        top = max([top, *(v for v in values if math.isfinite(v))])
+    out.append(
+        figs.figure(
+            "lift",
+            line_chart(
+                series,
+                xlabel="Share of rows targeted (by decreasing score)",
+                ylabel="Lift",
+                xlim=(0, 1),
+                ylim=(0, top * 1.05),
+                legend="top right",
+                ident="lift",
+                title="Lift curve",
+            ),
+            f"{book.link('lift', 'Lift')}: the positive rate among the top-scored "
+            "rows divided by the overall positive rate.",
+        )
+    )
+    # KS, one per score
+    for i, name in enumerate(names):
+        k = _curve(scores[name], "ks")
+        if not k:
+            continue
+        rate, tpr, fpr = _floats(k.get("rate")), _floats(k.get("tpr")), _floats(k.get("fpr"))
+        ks_value = _value(scores[name].get("ks"))
+        marks = []
+        ks_rate = _value(k.get("ks_rate"))
+        if ks_rate is None and tpr:
+            gaps = [abs(a - b) for a, b in zip(tpr, fpr)]
+            ks_rate = rate[gaps.index(max(gaps))]
+        if ks_rate is not None and rate and (ks_value is None or ks_value >= 0.02):  # a visible gap
+            j = min(range(len(rate)), key=lambda m: abs(rate[m] - ks_rate))
+            marks.append(
+                Mark(rate[j], fpr[j], tpr[j], f"KS {ks_value:.3f}" if ks_value is not None else "KS")
+            )
+        series = [
+            Series("positives (TPR)", rate, tpr, kind="pos"),
+            Series("negatives (FPR)", rate, fpr, kind="neg"),
+        ]
+        out.append(
+            figs.figure(
+                f"ks-{i + 1}",
+                line_chart(
+                    series,
+                    xlabel="Share of rows targeted",
+                    ylabel="Cumulative share of the class",
+                    xlim=(0, 1),
+                    ylim=(0, 1),
+                    marks=marks,
+                    ident=f"ks-{i + 1}",
+                    title=f"KS chart of {name}",
+                ),
+                f"{book.link('ks', 'KS chart')} of <code>{escape(name)}</code>: the "
+                "cumulative shares of positives and of negatives among the top-scored rows; "
+                "the KS statistic is the largest vertical gap.",
+            )
+        )
+    # score distributions by class
+    for i, name in enumerate(names):
+        d = _curve(scores[name], "distribution")
+        edges = _floats(d.get("edges"))
+        p = _floats(d.get("positives", d.get("pos")))
+        n = _floats(d.get("negatives", d.get("neg")))
+        if len(edges) < 2 or not p or not n:
+            continue
+        sp, sn = sum(p) or 1.0, sum(n) or 1.0
+        bars = [
+            Bars("negatives", edges, [v / sn for v in n], kind="neg"),
+            Bars("positives", edges, [v / sp for v in p], kind="pos"),
+        ]
+        out.append(
+            figs.figure(
+                f"distribution-{i + 1}",
+                line_chart(
+                    [],
+                    bars=bars,
+                    xlabel=f"Score {name}",
+                    ylabel="Share of the class",
+                    legend="top right",
+                    ident=f"distribution-{i + 1}",
+                    title=f"Score distribution of {name}",
+                ),
+                f"Distribution of <code>{escape(name)}</code> in each class ({len(edges) - 1} "
+                "equal-width bins; each class sums to 1). The less the two overlap, the "
+                "better the ranking.",
+            )
+        )
+    # reliability, when the scores are probabilities
+    for i, name in enumerate(names):
+        r = _curve(scores[name], "reliability")
+        if not r:
+            continue
+        series = [
+            Series("perfect calibration", [0, 1], [0, 1], kind="ref", dash=True, width=1.2),
+            Series(name, _floats(r.get("prob_pred")), _floats(r.get("prob_true")), kind=f"s{i % 6 + 1}"),
+            Series(
+                "",
+                _floats(r.get("prob_pred")),
+                _floats(r.get("prob_true")),
+                kind=f"s{i % 6 + 1}",
+                marker=True,
+            ),
+        ]
+        out.append(
+            figs.figure(
+                f"reliability-{i + 1}",
+                line_chart(
+                    series,
+                    xlabel="Mean predicted probability",
+                    ylabel="Observed share of positives",
+                    xlim=(0, 1),
+                    ylim=(0, 1),
+                    square=True,
+                    legend="top left",
+                    ident=f"reliability-{i + 1}",
+                    title=f"Reliability diagram of {name}",
+                ),
+                f"{book.link('reliability', 'Reliability diagram')} of "
+                f"<code>{escape(name)}</code> (ten equal-width bins): points on the diagonal "
+                "are calibrated probabilities.",
+            )
+        )
+    return f'<section id="figures"><h2>Figures</h2><div class="figure-grid">{"".join(out)}</div></section>'
+
+
+_GAINS_COLUMNS: list[tuple[str, str, str]] = [
+    # (column of gains_table, header, format)
+    ("N", "Rows", "count"),
+    ("cum_%", "Cum. % rows", "pct"),
+    ("Prob", "Positive rate", "rate"),
+    ("N_1", "Positives", "count"),
+    ("cum_N1", "Cum. positives", "count"),
+    ("cum_%1", "Cum. % positives", "pct"),
+    ("N_0", "Negatives", "count"),
+    ("cum_%0", "Cum. % negatives", "pct"),
+    ("K-S", "K-S", "pct"),
+    ("Lift", "Lift", "lift"),
+]
+
+
+#: Columns of gains_table left to the JSON (each follows from the columns shown).
+_GAINS_JSON_ONLY = {"%", "%_1", "%_0", "cum_N0"}
+
+_SCORE_BOUNDS = {"max_score": "Highest score", "min_score": "Lowest score"}
+
+
+def _gains(report: Mapping[str, Any], book: _Book) -> str:
+    scores: Mapping[str, Any] = report.get("scores") or {}
+    parts = []
+    for name, block in scores.items():
+        rows = block.get("gains_table") or []
+        if not rows:
+            continue
+        known = [c for c in _GAINS_COLUMNS if c[0] in rows[0]]
+        bounds = [k for k in ("max_score", "min_score") if k in rows[0]]
+        shown = {c[0] for c in _GAINS_COLUMNS} | _GAINS_JSON_ONLY | {"bin", *bounds}
+        extra = [k for k in rows[0] if k not in shown]
+        head = [
+            "Bin",
+            *(_SCORE_BOUNDS[k] for k in bounds),
+            *(escape(k) for k in extra),
+            *(h for _, h, _ in known),
+        ]
+        body = []
+        for i, row in enumerate(rows, start=1):
+            cells = [str(row.get("bin", i))]
+            for k in [*bounds, *extra]:
+                v = row[k]
+                cells.append(_score_value(v) if isinstance(v, int | float) else escape(str(v)))
+            for key, _, kind in known:
+                v = row.get(key)
+                if kind == "count":
+                    cells.append(_count(v))
+                elif kind == "pct":
+                    fv = _value(v)
+                    cells.append(f"{fv:.2f}" if fv is not None else "–")
+                elif kind == "lift":
+                    cells.append(_fmt(v, 3))
+                else:
+                    cells.append(_fmt(v, 4))
+            body.append(cells)
+        parts.append(
+            _table(
+                head,
+                body,
+                cls="gains",
+                caption=f"<code>{escape(name)}</code>: ten bins of rows by decreasing score; "
+                "percentages in %; every column of the table is in the JSON.",
+            )
+        )
+    if not parts:
+        return ""
+    return (
+        f'<section id="gains"><h2>{book.link("gains_table", "Gains table")}</h2>'
+        f"<p>Tied scores are never split between two bins "
+        f"({book.link('gains_ties', 'why')}), so a bin may hold more or fewer than a tenth "
+        f"of the rows.</p>{''.join(parts)}</section>"
+    )
+
+
+_POINT_NAMES = {"youden": "Youden's J", "ks": "KS point", "cost": "Cost-optimal"}
+
+
+def _point_name(name: str) -> str:
+    if name in _POINT_NAMES:
+        return _POINT_NAMES[name]
+    if m := re.fullmatch(r"top (\S+?)\s*%", name):
+        return f"Top {m.group(1)} %"
+    return name
+
+
+def _operating_points(report: Mapping[str, Any], book: _Book) -> str:
+    scores: Mapping[str, Any] = report.get("scores") or {}
+    summary = report.get("summary") or {}
+    m1, m0 = _value(summary.get("positives")), _value(summary.get("negatives"))
+    parts = []
+    for name, block in scores.items():
+        points = block.get("operating_points") or []
+        if not points:
+            continue
+        body = []
+        for p in points:
+            tp, fp = _value(p.get("tp")), _value(p.get("fp"))
+            fn = p.get("fn", m1 - tp if m1 is not None and tp is not None else None)
+            tn = p.get("tn", m0 - fp if m0 is not None and fp is not None else None)
+            body.append(
+                [
+                    escape(_point_name(str(p.get("name", "")))),
+                    _score_value(p.get("threshold")),
+                    _fmt(p.get("tpr")),
+                    _fmt(p.get("fpr")),
+                    _fmt(p.get("precision")),
+                    _pct(p.get("rate")) if p.get("rate") is not None else "–",
+                    _count(tp),
+                    _count(fp),
+                    _count(fn),
+                    _count(tn),
+                    _count(p.get("cost")) if p.get("cost") is not None else "",
+                ]
+            )
+        parts.append(
+            _table(
+                ["Rule", "Score ≥", "TPR", "FPR", "Precision", "Flagged", "TP", "FP", "FN", "TN", "Cost"],
+                body,
+                cls="points",
+                caption=f"<code>{escape(name)}</code>",
+            )
+        )
+    if not parts:
+        return ""
+    costs = _settings(report).get("costs")
+    cost_note = ""
+    if isinstance(costs, Sequence) and len(costs) == 2:
+        cost_note = (
+            f" The cost counts a false positive as {_value(costs[0]):g} and a false negative as "
+            f"{_value(costs[1]):g}; the {book.link('cost_optimal', 'cost-optimal threshold')} makes it least."
+        )
+    return (
+        f'<section id="operating-points"><h2>{book.link("operating_points", "Operating points")}'
+        "</h2><p>Rows with a score at or above the threshold are flagged positive. Youden's J and the KS "
+        "point are the same threshold: the one where TPR − FPR is largest; top k % flags the fewest "
+        f"whole groups of tied scores holding at least k % of the rows.{cost_note}</p>"
+        f"{''.join(parts)}</section>"
+    )
+
+
+def _segments(report: Mapping[str, Any], book: _Book) -> str:
+    segments = report.get("segments") or []
+    if not segments:
+        return ""
+    by = (_settings(report)).get("by")
+    with_score = any("score" in s for s in segments)
+    head = (["Score"] if with_score else []) + [
+        "Segment",
+        "Rows",
+        "Positives",
+        book.link("auc", "AUC"),
+        book.link("auc_ci", "95 % interval"),
+        book.link("gini", "Gini"),
+        book.link("ks", "KS"),
+    ]
+    body = []
+    for s in segments:
+        row = [f"<code>{escape(str(s.get('score')))}</code>"] if with_score else []
+        row += [
+            escape(str(s.get("segment"))),
+            _count(s.get("n")),
+            _count(s.get("positives")),
+            _fmt(s.get("auc")),
+            _ci(s.get("auc_ci")),
+            _fmt(s.get("gini")),
+            _fmt(s.get("ks")),
+        ]
+        body.append(row)
+    by_text = f" of <code>{escape(str(by))}</code>" if by else ""
+    text_cols = {1} if with_score else set()
+    return (
+        f'<section id="segments"><h2>{book.link("segments", "Segments")}</h2>'
+        f"<p>The same metrics within each segment{by_text}. An "
+        "AUC in every segment can differ from the AUC of the whole: pooling segments with different "
+        f"positive rates mixes their rankings.</p>"
+        f"{_table(head, body, cls='segments', text=text_cols)}</section>"
+    )
+
+
+def _psi_term(actual: float | None, expected: float | None, eps: float = 1e-4) -> float | None:
+    """One bin's ``(a - e) ln(a / e)``, an empty share counted as ``eps`` (as the report's PSI)."""
+    if actual is None or expected is None:
+        return None
+    a, e = max(actual, eps), max(expected, eps)
+    return (a - e) * math.log(a / e)
+
+
+def _stability(report: Mapping[str, Any], book: _Book) -> str:
+    stability = report.get("stability") or []
+    if not stability:
+        return ""
+    rows = []
+    for s in stability:
+        psi = _value(s.get("psi"))
+        verdict = ""
+        if psi is not None:
+            verdict = "stable" if psi < 0.1 else "moderate shift" if psi < 0.25 else "large shift"
+        rows.append([f"<code>{escape(str(s.get('score')))}</code>", _fmt(psi), verdict])
+    parts = [
+        _table(["Score", "PSI", "Reading (&lt; 0.1, &lt; 0.25, ≥ 0.25)"], rows, cls="stability", text=[2])
+    ]
+    for s in stability:
+        bins = s.get("bins") or []
+        if not bins:
+            continue
+        body = []
+        for i, b in enumerate(bins, start=1):
+            expected = _value(b.get("baseline_share", b.get("expected")))
+            actual = _value(b.get("data_share", b.get("actual")))
+            term = b.get("psi", _psi_term(actual, expected))
+            low, high = b.get("low"), b.get("high")
+            body.append(
+                [
+                    str(b.get("bin", i)),
+                    _score_value(low) if low is not None else "−∞",
+                    _score_value(high) if high is not None else "+∞",
+                    _pct(expected, 2),
+                    _pct(actual, 2),
+                    _fmt(term),
+                ]
+            )
+        parts.append(
+            _table(
+                ["Bin", "Scores from", "below", "Baseline share", "Share", "PSI term"],
+                body,
+                cls="psi-bins",
+                caption=f"<code>{escape(str(s.get('score')))}</code>",
+            )
+        )
+    return (
+        f'<section id="stability"><h2>{book.link("stability", "Stability")}</h2>'
+        "<p>Population stability index between the baseline "
+        "sample and this one, over ten bins cut at the baseline's tie-aware deciles of each score: "
+        "PSI = Σ (share − baseline share) · ln(share / baseline share), an empty bin counted as a share "
+        "of 0.0001.</p>"
+        f"{''.join(parts)}</section>"
+    )
+
+
+def _footer(report: Mapping[str, Any]) -> str:
+    command = report.get("command")
+    if isinstance(command, Sequence) and not isinstance(command, str):
+        command_text = shlex.join(str(c) for c in command)
+    else:
+        command_text = str(command or "")
+    rows = []
+    for role, key in (("data", "inputs"), ("baseline", "baseline_inputs")):
+        for item in report.get(key) or []:
+            path = item.get("path")
+            rows.append(
+                [
+                    f"<code>{escape(str(path))}</code>" if path else "(a DataFrame)",
+                    role,
+                    _count(item.get("rows")),
+                    f'<code class="hash">{escape(str(item.get("sha256") or ""))}</code>',
+                ]
+            )
+    inputs = (
+        _table(["Input", "Role", "Rows", "SHA-256"], rows, cls="inputs", text=[1, 3]) if rows else ""
+    )
+    version = escape(str(report.get("version", "")))
+    engine = (_settings(report)).get("engine")
+    engine_text = f", engine <code>{escape(str(engine))}</code>" if engine else ""
+    return (
+        f'<footer id="reproduce"><h2>Reproduce</h2><p>Made by <code>course_lib</code> {version}'
+        f"{engine_text} with:</p><pre><code>{escape(command_text)}</code></pre>{inputs}"
+        "<p>Run the same command on files with the same SHA-256 and the same library version to "
+        "get the same numbers.</p></footer>"
+    )
+
+
+def _css() -> str:
+    return resources.files("course_lib.report").joinpath("report.css").read_text(encoding="utf-8")
+
+
+def render(report: Mapping[str, Any], *, book_url: str = DEFAULT_BOOK_URL, title: str | None = None) -> str:
+    """The HTML page of a Report dict: one file, no script, no network.
+
+    ``book_url`` is the root of the book the metric names link to (a relative path, a
+    ``file:`` or an ``https:`` URL).
+    """
+    if (
+        not isinstance(report, Mapping)
+        or not isinstance(report.get("scores"), Mapping)
+        or not report["scores"]
+    ):
+        raise ValueError("render needs a Report dict with at least one score under 'scores'")
+    names = list(report["scores"])
+    inputs = report.get("inputs") or []
+    data_name = str(inputs[0].get("path", "")) if inputs and isinstance(inputs[0], Mapping) else ""
+    heading = title or "Validation report"
+    figs = _Figures()
+    links = report.get("links")
+    book = _Book(book_url, links if isinstance(links, Mapping) else None)
+    body = [
+        _summary(report, book),
+        _metrics(report, book),
+        _comparison(report, book),
+        _figures(report, book, figs),
+        _gains(report, book),
+        _operating_points(report, book),
+        _segments(report, book),
+        _stability(report, book),
+    ]
+    present = [
+        (ident, label)
+        for ident, label in (
+            ("summary", "Data"),
+            ("metrics", "Metrics"),
+            ("comparison", "Comparison"),
+            ("figures", "Figures"),
+            ("gains", "Gains table"),
+            ("operating-points", "Operating points"),
+            ("segments", "Segments"),
+            ("stability", "Stability"),
+            ("reproduce", "Reproduce"),
+        )
+        if ident == "reproduce" or any(f'id="{ident}"' in part for part in body)
+    ]
+    nav = "".join(f'<a href="#{ident}">{label}</a>' for ident, label in present)
+    subtitle = ", ".join(f"<code>{escape(n)}</code>" for n in names)
+    data_part = f" on <code>{escape(data_name)}</code>" if data_name else ""
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        '<meta name="color-scheme" content="light dark">'
+        f"<title>{escape(heading)}: {escape(', '.join(names))}</title>"
+        f"<style>{_css()}</style></head><body>"
+        f'<header class="top"><p class="eyebrow">Model validation report</p><h1>{escape(heading)}</h1>'
+        f'<p class="subtitle">Score{"s" if len(names) > 1 else ""} {subtitle}{data_part}</p>'
+        f'<nav aria-label="Sections">{nav}</nav></header>'
+        f"<main>{''.join(body)}</main>{_footer(report)}</body></html>\n"
+    )

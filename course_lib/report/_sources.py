@@ -1,0 +1,218 @@
+"""What the report reads: files, a table of a DuckDB database, a DataFrame, a Spark table.
+
+A DATA argument is turned into a *view* of an engine, under a fresh name that passes the
+quoting rules of :func:`course_lib.sql.relation`, so every engine then reads the rows the
+same way (``SELECT ... FROM "course_lib_src_<hex>"``) and nothing the user typed is ever
+pasted into SQL unquoted:
+
+* a Parquet or CSV file, or a glob of them (``data/part-*.parquet``), all of one format;
+* ``path/to/db.duckdb:table`` (or ``:schema.table``): a table of a DuckDB database file,
+  attached read-only;
+* a :class:`pandas.DataFrame` (the Python API);
+* with Spark, a table or view name, or a Spark DataFrame passed directly (no temporary
+  view needed from the user).
+
+Each input *file* is recorded (path, SHA-256 of its bytes, rows) for the reproducibility
+footer of the report. A DataFrame is not a file: it is recorded with ``sha256`` None.
+"""
+
+from __future__ import annotations
+
+import glob
+import hashlib
+import os
+import re
+import uuid
+from pathlib import Path
+from typing import Any, NamedTuple
+
+__all__ = [
+    "InputFile",
+    "FileSource",
+    "DatabaseTable",
+    "classify",
+    "sha256_of",
+    "sql_string",
+    "fresh_name",
+    "PARQUET_SUFFIXES",
+    "CSV_SUFFIXES",
+    "DATABASE_SUFFIXES",
+]
+
+PARQUET_SUFFIXES = (".parquet", ".pq", ".parq")
+CSV_SUFFIXES = (".csv", ".tsv", ".txt", ".csv.gz", ".tsv.gz", ".csv.zst")
+DATABASE_SUFFIXES = (".duckdb", ".ddb", ".db")
+_TABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?")
+_GLOB = re.compile(r"[*?\[]")
+
+
+class InputFile(NamedTuple):
+    """One input for the reproducibility footer: its path, the SHA-256 of its bytes
+    (None for data that is not a file, such as a DataFrame) and its row count."""
+
+    path: str | None
+    sha256: str | None
+    rows: int
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON form used by the report: ``{"path", "sha256", "rows"}``."""
+        return {"path": self.path, "sha256": self.sha256, "rows": self.rows}
+
+
+class FileSource(NamedTuple):
+    """Parquet or CSV files, sorted by name, all of one ``kind`` ("parquet" or "csv")."""
+
+    paths: tuple[str, ...]
+    kind: str
+
+
+class DatabaseTable(NamedTuple):
+    """A table of a DuckDB database file: ``path`` and ``table`` (``name`` or
+    ``schema.name``)."""
+
+    path: str
+    table: str
+
+
+def fresh_name(prefix: str = "course_lib_src") -> str:
+    """A new unquoted identifier (letters, digits, ``_``) for a view or an attached
+    database, unique in this process.
+
+    >>> fresh_name().startswith("course_lib_src_")
+    True
+    """
+    return f"{prefix}_{uuid.uuid4().hex}"
+
+
+def sql_string(text: str) -> str:
+    """A SQL string literal holding ``text`` (quotes doubled; control characters refused).
+
+    >>> sql_string("it's")
+    "'it''s'"
+    """
+    if "\x00" in text:
+        raise ValueError(f"a path cannot contain a NUL character: {text!r}")
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _kind(path: str) -> str | None:
+    low = path.lower()
+    if low.endswith(PARQUET_SUFFIXES):
+        return "parquet"
+    if low.endswith(CSV_SUFFIXES):
+        return "csv"
+    return None
+
+
+def _database_table(text: str) -> DatabaseTable | None:
+    """``db.duckdb:table`` split at its last colon, when the left part names a database
+    file (by its suffix, or because it exists and is not Parquet or CSV)."""
+    if ":" not in text:
+        return None
+    path, table = text.rsplit(":", 1)
+    if not path or not (path.lower().endswith(DATABASE_SUFFIXES) or (
+            os.path.isfile(path) and _kind(path) is None)):
+        return None
+    if not _TABLE.fullmatch(table):
+        raise ValueError(
+            f"{text!r}: after the database file comes a table name (letters, digits and "
+            f"'_', optionally schema.table), got {table!r}"
+        )
+    if not os.path.isfile(path):
+        raise ValueError(f"cannot read the database file {path!r}: no such file")
+    return DatabaseTable(path, table)
+
+
+def classify(data: Any) -> FileSource | DatabaseTable | Any:
+    """Read a DATA argument: files (a path, a glob, or a list of paths), a table of a
+    DuckDB database file, or anything else (a DataFrame, a table name), returned as is.
+
+    Parameters
+    ----------
+    data : str, os.PathLike, list of them, or an object
+        A string that names no file, no glob match and no database table is returned
+        unchanged (with Spark it is a table name); a string that *looks* like a file
+        (by its suffix) but does not exist is an error.
+
+    Returns
+    -------
+    FileSource, DatabaseTable, or ``data`` itself
+
+    Raises
+    ------
+    ValueError
+        No file matches, a file of an unknown format, Parquet and CSV mixed, or a
+        directory.
+
+    Examples
+    --------
+    >>> classify("no_such_dir/*.parquet")
+    Traceback (most recent call last):
+    ...
+    ValueError: no file matches 'no_such_dir/*.parquet'
+    """
+    if isinstance(data, (list, tuple)) and data and all(
+            isinstance(p, (str, os.PathLike)) for p in data):
+        found: list[str] = []
+        for p in data:
+            found.extend(_expand(os.fspath(p)))
+        return _files(sorted(set(found)), repr(list(data)))
+    if not isinstance(data, (str, os.PathLike)):
+        return data
+    text = os.fspath(data)
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError(f"DATA must be a path, a glob, a table or a DataFrame, got {data!r}")
+    table = _database_table(text)
+    if table is not None:
+        return table
+    if _GLOB.search(text) or os.path.exists(text) or _kind(text) is not None \
+            or os.sep in text or isinstance(data, Path):
+        return _files(_expand(text), repr(text))
+    return data
+
+
+def _expand(text: str) -> list[str]:
+    if _GLOB.search(text):
+        paths = sorted(p for p in glob.glob(text, recursive=True))
+        if not paths:
+            raise ValueError(f"no file matches {text!r}")
+        return paths
+    if os.path.isdir(text):
+        raise ValueError(f"{text!r} is a directory; pass a glob such as {text}/*.parquet")
+    if not os.path.isfile(text):
+        raise ValueError(f"cannot read {text!r}: no such file")
+    return [text]
+
+
+def _files(paths: list[str], shown: str) -> FileSource:
+    kinds = {_kind(p) for p in paths}
+    if None in kinds:
+        bad = next(p for p in paths if _kind(p) is None)
+        raise ValueError(
+            f"cannot read {bad!r}: a data file must be Parquet ({', '.join(PARQUET_SUFFIXES)}) "
+            f"or CSV ({', '.join(CSV_SUFFIXES)}), or a DuckDB database as FILE.duckdb:TABLE"
+        )
+    if len(kinds) > 1:
+        raise ValueError(f"{shown} mixes Parquet and CSV files; pass one format")
+    for p in paths:
+        if os.path.isdir(p):
+            raise ValueError(f"{p!r} is a directory, not a data file")
+    return FileSource(tuple(paths), kinds.pop())  # type: ignore[arg-type]
+
+
+def sha256_of(path: str, *, block: int = 1 << 20) -> str:
+    """The SHA-256 of a file's bytes, read in blocks of ``block`` bytes.
+
+    Raises
+    ------
+    ValueError
+        When the file cannot be read.
+    """
+    digest = hashlib.sha256()
+    try:
+        with open(path, "rb") as f:
+            while chunk := f.read(block):
+                digest.update(chunk)
+    except OSError as exc:
+        raise ValueError(f"cannot read {path!r}: {exc.strerror or exc}") from None
+    return digest.hexdigest()
