@@ -1,7 +1,13 @@
 """Chapter 18 as the reader sees it: the counts of the flchain data and the numbers of the
 light chain group (which needs no fitted model), recomputed here from data/flchain.csv,
-and the chapter's exercises in book order."""
+the report page the book serves (made by the chapter's own command), and the chapter's
+exercises in book order."""
 
+import ast
+import hashlib
+import json
+import re
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +19,10 @@ import course_lib as cl
 from course_lib.exercises import exercises_for
 
 CH18 = chapter("18_validation_report")
-DATA = Path(__file__).resolve().parents[1] / "data" / "flchain.csv"
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "data" / "flchain.csv"
+#: The report page the book serves (html_extra_path in _config.yml copies book/_extra).
+SHIPPED = ROOT / "book" / "_extra" / "reports" / "flchain"
 
 
 @pytest.fixture(scope="module")
@@ -76,3 +85,48 @@ def test_exercises():
                    "report-psi", "report-prior-shift"]
     assert all(ex.variants is not None for ex in exercises_for(18))
     assert np.isclose(float(exercises_for(18)[3].solution), 0.03679648753113479)
+
+
+def _chapter_command() -> list[str]:
+    """The classifier-report command line of the chapter's code cell, as it stands."""
+    for cell in json.loads(CH18.read_text(encoding="utf-8"))["cells"]:
+        source = "".join(cell["source"])
+        if cell["cell_type"] == "code" and "command = [" in source:
+            node = ast.parse(source)
+            for stmt in node.body:
+                if isinstance(stmt, ast.Assign) and getattr(stmt.targets[0], "id", "") == "command":
+                    return list(ast.literal_eval(stmt.value))
+    raise AssertionError("chapter 18 has no `command = [...]` cell")
+
+
+def test_the_book_serves_the_chapters_report(tmp_path, monkeypatch):
+    """book/_extra/reports/flchain/report.html is, byte for byte, what the chapter's
+    command makes from the two CSV files beside it (the chapter checks that those files
+    and the page are the ones it writes): a change of the library or of the page that
+    would change it fails here until the chapter is re-run with COURSE_UPDATE_REPORT=1."""
+    from course_lib.report.cli import main
+
+    command = _chapter_command()
+    assert command[0] == "classifier-report" and "--json" in command
+    assert command[command.index("--book-url") + 1] == "../.."  # the book's root, seen from reports/flchain/
+    for name in ("validation.csv", "development.csv"):
+        shutil.copyfile(SHIPPED / name, tmp_path / name)
+    monkeypatch.chdir(tmp_path)
+    assert main(command[1:]) == 0
+    made = (tmp_path / command[command.index("--out") + 1]).read_bytes()
+    assert made == (SHIPPED / "report.html").read_bytes()
+    page = made.decode("utf-8")
+    for name in ("validation.csv", "development.csv"):  # the footer names the files beside it
+        digest = hashlib.sha256((SHIPPED / name).read_bytes()).hexdigest()
+        assert f">{name}</code>" in page and digest in page
+    assert "<script" not in page and not re.search(r"""(src|href)=["']https?:""", page)
+    numbers = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    assert numbers["summary"]["used"] == 2989 and set(numbers["scores"]) == {"full", "age_sex", "flc_grp"}
+
+
+def test_the_chapter_links_the_report():
+    """The chapter's link reaches the page where the book build copies it."""
+    cells = json.loads(CH18.read_text(encoding="utf-8"))["cells"]
+    prose = "".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    assert '<a href="../reports/flchain/report.html">open the full report</a>' in prose
+    assert "book/_extra" in (ROOT / "_config.yml").read_text(encoding="utf-8")
