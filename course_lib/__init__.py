@@ -376,6 +376,10 @@ from .partial import CostWeights, auc_cost_weights, h_measure, minimum_loss, par
 
 __all__ += ["CostWeights", "auc_cost_weights", "h_measure", "minimum_loss", "partial_roc_auc"]
 
+from .report import report  # the function shadows the subpackage's name, as designed
+
+__all__ += ["report"]
+
 # ---------------------------------------------------------------- lazy: the models
 # models.py needs sympy, which takes most of a second to import: its names are loaded
 # on first use (PEP 562), so `import course_lib` stays fast. This comes last, after

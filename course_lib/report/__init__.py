@@ -1,5 +1,216 @@
-"""The validation report of a scoring model (issue 21): see ``REPORT.md``."""
+"""The validation report of a scoring model (issue 21).
 
+:func:`report` reads a table of labels and scores through an *engine* (pandas in
+memory, DuckDB, Spark: see :mod:`course_lib.report._engine`), reduces it to groups of
+equal scores, and computes every number from those groups in one or two streaming
+passes (:mod:`course_lib.report._stream`): exact AUC, Gini and KS with DeLong
+intervals, average precision, partial AUC, the H-measure, the tie-aware gains table,
+Brier score and ECE, operating points, curves, segments, the paired DeLong test and
+the population stability index. The result is a :class:`Report`: a JSON-able dict.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ._compute import LINKS, compute
 from ._engine import CHUNK, Engine, Groups, MemoryEngine, PairGroups, Summary
 
-__all__ = ["CHUNK", "Engine", "Groups", "MemoryEngine", "PairGroups", "Summary"]
+__all__ = [
+    "CHUNK",
+    "LINKS",
+    "Engine",
+    "Groups",
+    "MemoryEngine",
+    "PairGroups",
+    "Report",
+    "Summary",
+    "make_engine",
+    "report",
+]
+
+#: Engines by name: module (in this package) and class; imported when asked for.
+ENGINES: dict[str, tuple[str, str]] = {
+    "memory": ("._engine", "MemoryEngine"),
+    "duckdb": ("._duckdb", "DuckDBEngine"),
+    "spark": ("._spark", "SparkEngine"),
+}
+
+
+class Report:
+    """A validation report: :attr:`data` is the plain dict (see ``REPORT.md``).
+
+    >>> import pandas as pd
+    >>> r = report(pd.DataFrame({"y": [0, 0, 1, 1], "p": [0.1, 0.4, 0.35, 0.8]}),
+    ...            label="y", scores="p")
+    >>> r.data["scores"]["p"]["auc"]
+    {'fraction': '3/4', 'value': 0.75}
+    >>> r.to_json()[:12]
+    '{"version": '
+    """
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.data = data
+
+    def to_json(self, indent: int | None = None) -> str:
+        """The report as JSON (no NaN: undefined numbers are null)."""
+        return json.dumps(self.data, indent=indent, allow_nan=False)
+
+    def __getitem__(self, key: str) -> Any:
+        return self.data[key]
+
+    def __repr__(self) -> str:
+        names = ", ".join(self.data.get("scores", {}))
+        return f"Report(scores: {names}; {self.data['summary']['used']} rows used)"
+
+
+def make_engine(
+    kind: str | Engine,
+    data: Any,
+    *,
+    label: str,
+    scores: str | Sequence[str],
+    weight: str | None = None,
+    by: str | None = None,
+    pos_label: Any = None,
+) -> Engine:
+    """The engine ``kind`` ("memory", "duckdb", "spark") over ``data``.
+
+    Every engine class takes ``(data, *, label, scores, weight, by, pos_label)``; the
+    DuckDB and Spark engines are imported only when asked for.
+    """
+    if not isinstance(kind, str):
+        if isinstance(kind, Engine):
+            return kind
+        raise ValueError(
+            f"engine must be 'memory', 'duckdb', 'spark' or an Engine, got {kind!r}"
+        )
+    if kind not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {kind!r}")
+    module_name, class_name = ENGINES[kind]
+    try:
+        module = importlib.import_module(module_name, __name__)
+    except ModuleNotFoundError as err:
+        if err.name is not None and err.name.startswith(__name__):
+            raise ValueError(
+                f"the {kind} engine is not available in this version of course_lib "
+                f"({__name__}{module_name} is missing)"
+            ) from None
+        raise ValueError(
+            f"the {kind} engine needs the package {err.name!r}: install it first"
+        ) from None
+    cls = getattr(module, class_name)
+    engine: Engine = cls(data, label=label, scores=scores, weight=weight, by=by,
+                         pos_label=pos_label)
+    return engine
+
+
+def report(
+    data: Any,
+    *,
+    label: str,
+    scores: str | Sequence[str],
+    weight: str | None = None,
+    by: str | None = None,
+    baseline: Any = None,
+    engine: str | Engine = "memory",
+    pos_label: Any = None,
+    max_fpr: Any = 0.1,
+    costs: Any = None,
+    top: Any = (1, 5, 10, 20),
+    level: float = 0.95,
+    chunk: int = CHUNK,
+    command: str | Sequence[str] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> Report:
+    """The validation report of one or more score columns.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame, or what the engine reads
+        The rows (with ``engine="memory"`` a DataFrame; DuckDB reads files and
+        tables, Spark tables and DataFrames). Ignored (pass None) when ``engine`` is
+        an :class:`Engine` object.
+    label : str
+        The label column (0/1, bool, or two values: see ``pos_label``).
+    scores : str or sequence of str
+        The score columns; with two or more, the paired DeLong test of each pair.
+    weight : str, optional
+        A column of non-negative weights.
+    by : str, optional
+        A segment column: AUC (with its interval), Gini and KS per segment.
+    baseline : same kind as ``data``, or an Engine, optional
+        A second sample with the same columns: the PSI of each score against it.
+    engine : "memory", "duckdb", "spark" or an Engine, default "memory"
+    pos_label : optional
+        The positive class; default 1 (True), or the larger of two values.
+    max_fpr : number in (0, 1], default 0.1
+        The end of the partial AUC's FPR range.
+    costs : pair (FP cost, FN cost), optional
+        Adds the cost-optimal operating point.
+    top : percentages, default (1, 5, 10, 20)
+        The "top k %" operating points.
+    level : float, default 0.95
+        Confidence level of the DeLong intervals.
+    chunk : int
+        Score groups per chunk (the streaming; the numbers do not depend on it).
+    command : str or sequence of str, optional
+        The command line, recorded in the report.
+    progress : callable, optional
+        Called with the name of each stage as it starts (for a progress bar).
+
+    Returns
+    -------
+    Report
+
+    Raises
+    ------
+    ValueError
+        For input the engine refuses (missing column, non-binary label, NaN or
+        infinite scores, no rows, one class) or a bad option.
+
+    Notes
+    -----
+    Counts (no weights, or integer weights: frequency weights, the report of the rows
+    repeated) give exact fractions and DeLong intervals; fractional weights give
+    floats and no interval (DeLong's variance needs a number of objects).
+
+    Examples
+    --------
+    Table 1 of the book, with the positive class named:
+
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"y": ["no", "no", "no", "yes", "yes", "yes", "no"],
+    ...                    "b": [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0]})
+    >>> r = report(df, label="y", scores="b", pos_label="yes")
+    >>> r.data["scores"]["b"]["auc"], r.data["scores"]["b"]["ks"]["fraction"]
+    ({'fraction': '19/24', 'value': 0.7916666666666666}, '1/2')
+    >>> r.data["scores"]["b"]["gains_table"] is None  # seven objects: no ten bins
+    True
+    """
+    eng = make_engine(engine, data, label=label, scores=scores, weight=weight, by=by,
+                      pos_label=pos_label)
+    base: Engine | None = None
+    if isinstance(baseline, Engine):
+        base = baseline
+    elif baseline is not None:
+        kind = engine if isinstance(engine, str) else "memory"
+        base = make_engine(kind, baseline, label=label, scores=scores, weight=weight,
+                           pos_label=pos_label)
+    options = {"label": label, "pos_label": _plain(pos_label), "weight": weight,
+               "engine": engine if isinstance(engine, str) else type(engine).__name__}
+    return Report(compute(eng, baseline=base, max_fpr=max_fpr, costs=costs, top=top,
+                          level=level, chunk=chunk, command=command, options=options,
+                          progress=progress))
+
+
+def _plain(value: Any) -> Any:
+    """A label value as JSON: numpy scalars as Python ones, others as text."""
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    if hasattr(value, "item"):
+        return value.item()
+    return str(value)

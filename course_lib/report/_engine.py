@@ -181,7 +181,8 @@ def _column(data: pd.DataFrame, name: str, what: str) -> pd.Series:
 
 
 def _score_values(col: pd.Series, name: str) -> np.ndarray:
-    """A score column without its missing values, validated by the score policy."""
+    """A score column without its missing values, validated by the score policy;
+    integer columns keep their dtype (thresholds print as integers, as SQL gives them)."""
     if isinstance(col.dtype, pd.api.extensions.ExtensionDtype) and col.dtype.kind in "iu":
         arr = col.to_numpy(dtype=col.dtype.numpy_dtype)  # nullable ints, NA dropped already
     elif col.dtype.kind == "b" or str(col.dtype) == "boolean":
@@ -196,7 +197,18 @@ def _score_values(col: pd.Series, name: str) -> np.ndarray:
                     f"the score {name!r} must be numeric; found values of type "
                     f"{', '.join(sorted({type(v).__name__ for v in col.tolist()}))}"
                 ) from None
-    return check_scores(arr, name=f"the score {name!r}", on_inexact="keep")
+    checked = check_scores(arr, name=f"the score {name!r}", on_inexact="keep")
+    # integer scores stay integers (as in SQL), whether or not float64 holds them
+    return arr if arr.dtype.kind in "iu" else checked
+
+
+def _plain_array(col: pd.Series) -> np.ndarray:
+    """A column without missing values as a numpy array of its own dtype (nullable
+    integers and booleans to their numpy dtype)."""
+    numpy_dtype = getattr(col.dtype, "numpy_dtype", None)
+    if isinstance(col.dtype, pd.api.extensions.ExtensionDtype) and numpy_dtype is not None:
+        return col.to_numpy(dtype=numpy_dtype)
+    return col.to_numpy()
 
 
 def _descending(s: np.ndarray, keys: np.ndarray | None = None) -> np.ndarray:
@@ -306,7 +318,7 @@ class MemoryEngine:
         y_values = y_col[keep]
         pos_value = positive_class(pd.unique(y_values).tolist(), pos_label)
         if pos_value is None:
-            self._y = check_labels(y_values.to_numpy(dtype=object), name="the label")
+            self._y = check_labels(_plain_array(y_values), name="the label")
         else:
             self._y = (y_values == pos_value).to_numpy(dtype=bool)
         self._s = {n: _score_values(c[keep], n) for n, c in s_cols.items()}
@@ -319,6 +331,7 @@ class MemoryEngine:
                 )
             self._w = check_weights(w.to_numpy(dtype=np.float64), self._used, scale=False)
         self._b = b_col[keep].to_numpy(dtype=object) if b_col is not None else None
+        self._cache: dict[tuple[str, str | None], Any] = {}
         m1, m0 = self._totals()
         need_classes(m1, m0, "the report", warn=False)
         self._digest = hashlib.sha256(
@@ -396,6 +409,17 @@ class MemoryEngine:
         s = self._score(score)
         if by is not None and by != self.by:
             raise ValueError(f"this engine was made with by={self.by!r}, not {by!r}")
+        key = (score, by)
+        if key not in self._cache:  # the report reads each stream two or three times
+            self._cache[key] = self._grouped(s, by)
+        gs, gp, gn, gseg = self._cache[key]
+        for i in range(0, gs.size, chunk):
+            part = slice(i, i + chunk)
+            yield Groups(gs[part], gp[part], gn[part], None if gseg is None else gseg[part])
+
+    def _grouped(
+        self, s: np.ndarray, by: str | None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
         if by is None:
             order = _descending(s)
             keys = None
@@ -409,9 +433,7 @@ class MemoryEngine:
         starts = _group_starts(*cols)
         gs, gp, gn = ss[starts], np.add.reduceat(pos, starts), np.add.reduceat(neg, starts)
         gseg = seg_values[keys[starts]] if keys is not None else None
-        for i in range(0, starts.size, chunk):
-            part = slice(i, i + chunk)
-            yield Groups(gs[part], gp[part], gn[part], None if gseg is None else gseg[part])
+        return gs, gp, gn, gseg
 
     def pair_groups(
         self, score_a: str, score_b: str, *, chunk: int = CHUNK

@@ -1,0 +1,524 @@
+"""Runs the accumulators of :mod:`course_lib.report._stream` over an engine and builds
+the report: a plain, JSON-able dict (see ``REPORT.md`` for its keys).
+
+Passes over the score groups of each score column: one for every number that needs
+only the class totals (given up front by the engine's summary), a second for the
+DeLong variance (it needs the AUC) and the score-distribution figure (it needs the
+range); with ``by``, two over the segment groups; with two or more scores, one over the
+pair groups of each pair; with a baseline, two over the baseline's groups and one
+more over the data's.
+
+Exact fractions are written ``{"fraction": "p/q", "value": float}``; a number that is
+undefined is ``None`` (with a note in ``"notes"``).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from importlib import metadata
+from typing import Any
+
+import numpy as np
+
+from ..partial import _range_end
+from ._engine import CHUNK, Engine, Summary
+from ._stream import (
+    ApAcc,
+    AucAcc,
+    CalibrationAcc,
+    Cumulator,
+    CurvesAcc,
+    DeLongAcc,
+    DistributionAcc,
+    GainsAcc,
+    HullAcc,
+    KsAcc,
+    OperatingAcc,
+    PartialAcc,
+    PlacementTable,
+    Totals,
+    decile_lows,
+    delong_interval,
+    h_from_hull,
+    paired_delong,
+    psi,
+    psi_value,
+    split_segments,
+)
+
+__all__ = ["compute", "LINKS", "number", "check_options", "PSI_EPS"]
+
+#: The share a PSI bin counts when it is empty (see :func:`course_lib.report._stream.psi`).
+PSI_EPS = 1e-4
+
+#: Each metric's section of the book (relative to the book's root).
+LINKS: dict[str, str] = {
+    "auc": "notebooks/03_auc_pairs.html#one-number-three-ways",
+    "auc_ci": "notebooks/11_sampling.html#confidence-intervals-for-the-auc",
+    "gini": "notebooks/06_gini_ml.html#gini-2-auc-1",
+    "ks": "notebooks/08_gain_lift_ks.html#the-kolmogorov-smirnov-chart",
+    "average_precision": "notebooks/07_pr_curves.html#two-areas-under-the-curve",
+    "pr_baseline": "notebooks/07_pr_curves.html#the-floor-of-pr-space",
+    "partial_auc": "notebooks/17_partial_auc_h_measure.html#mcclish-s-standardization",
+    "h_measure": "notebooks/17_partial_auc_h_measure.html#the-h-measure",
+    "roc": "notebooks/02_roc_grid.html#the-walk",
+    "hull": "notebooks/02_roc_grid.html#sec-roc-hull",
+    "pr": "notebooks/07_pr_curves.html#two-areas-under-the-curve",
+    "gain": "notebooks/08_gain_lift_ks.html#the-gain-curve-of-table-1",
+    "lift": "notebooks/08_gain_lift_ks.html#the-gain-curve-of-table-1",
+    "gains_table": "notebooks/08_gain_lift_ks.html#the-decile-gains-table",
+    "ties": "notebooks/14_warehouse.html#the-decile-table-without-splitting-a-tie",
+    "brier": "notebooks/15_calibration.html#the-brier-score-and-murphy-s-decomposition",
+    "ece": "notebooks/15_calibration.html#the-expected-calibration-error-and-its-bins",
+    "reliability": "notebooks/15_calibration.html#the-reliability-diagram",
+    "operating_points": "notebooks/02_roc_grid.html#choosing-a-threshold",
+    "cost": "notebooks/09_cost_curves.html#operating-conditions-in-one-number",
+    "comparison": "notebooks/18_validation_report.html"
+                  "#two-scores-of-the-same-people-the-paired-test",
+    "segments": "notebooks/18_validation_report.html"
+                "#segments-and-a-pooled-auc-that-no-segment-reaches",
+    "stability": "notebooks/18_validation_report.html#stability-has-the-population-moved",
+}
+
+
+def number(value: Any) -> Any:
+    """A number as JSON: a Fraction as ``{"fraction", "value"}``, nan as None.
+
+    >>> number(Fraction(3, 4))
+    {'fraction': '3/4', 'value': 0.75}
+    >>> number(float("nan")) is None
+    True
+    """
+    if isinstance(value, Fraction):
+        return {"fraction": f"{value.numerator}/{value.denominator}", "value": float(value)}
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (numbers.Integral, np.integer)):
+        return int(value)
+    v = float(value)
+    return v if math.isfinite(v) else None
+
+
+def _value(x: Any) -> float:
+    return float(x)
+
+
+def check_options(
+    max_fpr: Any, costs: Any, top: Any, level: Any
+) -> tuple[float | Fraction, tuple[float, float] | None, tuple[float, ...], float]:
+    """Validated ``(max_fpr, costs, top, level)``; a ValueError names a bad one."""
+    b = _range_end(max_fpr, "max_fpr")
+    if b == 0:
+        raise ValueError(f"max_fpr must be in (0, 1], got {max_fpr!r}")
+    pair: tuple[float, float] | None = None
+    if costs is not None:
+        if isinstance(costs, (str, bytes)) or not hasattr(costs, "__len__") or len(costs) != 2:
+            raise ValueError(f"costs must be a pair (FP cost, FN cost), got {costs!r}")
+        vals = []
+        for c in costs:
+            if isinstance(c, (bool, np.bool_)) or not isinstance(c, (numbers.Real, np.number)):
+                raise ValueError(f"costs must be non-negative numbers, got {costs!r}")
+            v: Any = int(c) if isinstance(c, (numbers.Integral, np.integer)) else float(c)
+            if not (math.isfinite(v) and v >= 0):
+                raise ValueError(f"costs must be finite non-negative numbers, got {costs!r}")
+            vals.append(v)
+        if vals[0] == 0 and vals[1] == 0:
+            raise ValueError("costs must not both be zero")
+        pair = (vals[0], vals[1])
+    if isinstance(top, (numbers.Real, np.number)):
+        top = (top,)
+    shares = []
+    for q in top:
+        if isinstance(q, (bool, np.bool_)) or not isinstance(q, (numbers.Real, np.number)):
+            raise ValueError(f"top must hold percentages in (0, 100], got {top!r}")
+        if not 0 < float(q) <= 100:
+            raise ValueError(f"top must hold percentages in (0, 100], got {q!r}")
+        shares.append(float(q))
+    if isinstance(level, bool) or not isinstance(level, numbers.Real) or not 0 < float(level) < 1:
+        raise ValueError(f"level must be a number strictly between 0 and 1, got {level!r}")
+    return b, pair, tuple(shares), float(level)
+
+
+def _version() -> str:
+    try:
+        return metadata.version("course_lib")
+    except metadata.PackageNotFoundError:  # pragma: no cover - not installed
+        return "unknown"
+
+
+def _point(name: str, score: Any, tp: Any, fp: Any, t: Totals) -> dict[str, Any]:
+    """An operating point: select the objects scoring at least ``threshold``."""
+    m1, m0 = t.m1, t.m0
+    if t.integral:
+        tpr: Any = Fraction(int(tp), int(m1))
+        fpr: Any = Fraction(int(fp), int(m0))
+        precision: Any = Fraction(int(tp), int(tp) + int(fp)) if tp + fp > 0 else None
+        rate: Any = Fraction(int(tp) + int(fp), int(t.n))
+    else:
+        tpr, fpr = float(tp) / float(m1), float(fp) / float(m0)
+        precision = float(tp) / float(tp + fp) if tp + fp > 0 else None
+        rate = float(tp + fp) / float(t.n)
+    thr = None if score is None else (int(score) if isinstance(score, (int, np.integer))
+                                      else float(score))
+    return {
+        "name": name,
+        "threshold": thr,
+        "tp": number(tp / t.scale if not t.integral else tp),
+        "fp": number(fp / t.scale if not t.integral else fp),
+        "tpr": number(tpr),
+        "fpr": number(fpr),
+        "precision": number(precision),
+        "rate": number(rate),
+    }
+
+
+def _score_report(
+    engine: Engine,
+    name: str,
+    summary: Summary,
+    *,
+    max_fpr: float | Fraction,
+    costs: tuple[float, float] | None,
+    top: tuple[float, ...],
+    level: float,
+    chunk: int,
+    keep_placements: bool,
+    notes: list[str],
+) -> tuple[dict[str, Any], int | None, PlacementTable | None]:
+    t = Totals.of(summary.positives, summary.negatives, summary.integral)
+    cum = Cumulator(t)
+    auc, ks, ap = AucAcc(t), KsAcc(t), ApAcc(t)
+    part, hull, gains = PartialAcc(t, max_fpr), HullAcc(t), GainsAcc(t)
+    prob = summary.probabilities[name]
+    calib = CalibrationAcc(t) if prob else None
+    ops = OperatingAcc(t, costs, top)
+    curves = CurvesAcc(t, gains)
+    high: Any = None
+    low: Any = None
+    for g in engine.groups(name, chunk=chunk):
+        st = cum.step(g)
+        if st.score.size == 0:
+            continue
+        if high is None:
+            high = st.score[0]
+        low = st.score[-1]
+        auc.update(st)
+        ks.update(st)
+        ap.update(st)
+        part.update(st)
+        hull.update(st)
+        gains.update(st)
+        if calib is not None:
+            calib.update(st)
+        ops.update(st)
+        curves.update(st)
+    a = auc.result()
+    # second pass: DeLong (needs the AUC) and the distribution (needs the range)
+    lo_f, hi_f = (0.0, 1.0) if prob else (float(low), float(high))
+    dist = DistributionAcc(t, lo_f, hi_f)
+    delong = DeLongAcc(t, int(auc.num), keep=keep_placements) if t.integral else None
+    cum2 = Cumulator(t)
+    for g in engine.groups(name, chunk=chunk):
+        st = cum2.step(g)
+        dist.update(st)
+        if delong is not None:
+            delong.update(st)
+    variance = delong.variance() if delong is not None else math.nan
+    if delong is None:
+        notes.append(
+            f"{name}: no DeLong interval: the weights are not integers (the interval "
+            "counts objects; fractional weights have no sample size)"
+        )
+    elif math.isnan(variance):
+        notes.append(f"{name}: no DeLong interval: fewer than two objects of a class")
+    lo, hi = delong_interval(float(a), variance, level)
+    hx, hy, harea = hull.result()
+    pi1 = float(t.m1) / float(t.n)
+    pa, pm = part.result()
+    ksv = ks.result()
+    points = [
+        dict(_point("youden", ks.score, ks.tp, ks.fp, t), j=number(ksv)),
+        dict(_point("ks", ks.score, ks.tp, ks.fp, t), ks=number(ksv)),
+    ]
+    op = ops.result()
+    if costs is not None:
+        s, tp, fp = op["cost"]
+        point = _point("cost", s, tp, fp, t)
+        point["costs"] = list(costs)
+        point["cost"] = number(op["cost_value"] / t.scale if not t.integral else op["cost_value"])
+        points.append(point)
+    for q in top:
+        if q in op["top"]:
+            s, tp, fp = op["top"][q]
+            point = _point(f"top {q:g}%", s, tp, fp, t)
+            point["top"] = q
+            points.append(point)
+    gini = 2 * a - 1
+    if gains.result() is None:
+        notes.append(f"{name}: no gains table: fewer objects ({t.n}) than its ten bins")
+    out: dict[str, Any] = {
+        "auc": number(a),
+        "auc_ci": [number(lo), number(hi)],
+        "auc_se": number(math.sqrt(variance) if math.isfinite(variance) else None),
+        "auc_variance": number(variance),
+        "gini": number(gini),
+        "gini_ci": [number(2 * lo - 1), number(2 * hi - 1)],
+        "ks": number(ksv),
+        "ks_score": ks.threshold(),
+        "average_precision": number(ap.result()),
+        "pr_baseline": number(Fraction(int(t.m1), int(t.n)) if t.integral else pi1),
+        "partial_auc": {"max_fpr": number(max_fpr), "value": number(pa),
+                        "mcclish": number(pm)},
+        "h_measure": number(h_from_hull(hx, hy, pi1)),
+        "hull_auc": number(harea),
+        "brier": None,
+        "ece": None,
+        "gains_table": gains.result(),
+        "operating_points": points,
+        "curves": {},
+    }
+    c = curves.result()
+    c["ks"]["ks_rate"] = points[1]["rate"]["value"] if isinstance(
+        points[1]["rate"], dict) else points[1]["rate"]
+    c["hull"] = {"fpr": hx.tolist(), "tpr": hy.tolist()}
+    c["distribution"] = dist.result()
+    if calib is not None:
+        cr = calib.result()
+        out["brier"], out["ece"] = number(cr["brier"]), number(cr["ece"])
+        c["reliability"] = cr["reliability"]
+    else:
+        c["reliability"] = None
+    out["curves"] = c
+    table = delong.table() if delong is not None and keep_placements else None
+    return out, (int(auc.num) if t.integral else None), table
+
+
+def _segments(
+    engine: Engine, name: str, by: str, summary: Summary, level: float, chunk: int,
+    notes: list[str],
+) -> list[dict[str, Any]]:
+    g_totals = Totals.of(summary.positives, summary.negatives, summary.integral)
+    scale = g_totals.scale
+    first: dict[Any, tuple[Any, Any, Any]] = {}  # segment -> (m1, m0, numerator)
+    order: list[Any] = []
+    cum, acc = Cumulator(g_totals), AucAcc(g_totals)
+    current: Any = None
+    started = False
+    for seg, piece in split_segments(engine.groups(name, by=by, chunk=chunk)):
+        if not started or not _same(seg, current):
+            if started:
+                first[_key(current)] = (cum.tp, cum.fp, acc.num)
+            started, current = True, seg
+            order.append(seg)
+            cum, acc = Cumulator(g_totals), AucAcc(g_totals)
+        acc.update(cum.step(piece))
+    if started:
+        first[_key(current)] = (cum.tp, cum.fp, acc.num)
+    # second pass: KS (needs the segment's totals) and DeLong (needs its AUC)
+    state: dict[Any, tuple[Totals, Cumulator, KsAcc, DeLongAcc | None]] = {}
+    for seg, piece in split_segments(engine.groups(name, by=by, chunk=chunk)):
+        k = _key(seg)
+        if k not in state:
+            m1, m0, num = first[k]
+            t = Totals(m1, m0, summary.integral, scale)
+            ok = m1 > 0 and m0 > 0
+            dl = DeLongAcc(t, int(num)) if ok and summary.integral else None
+            state[k] = (t, Cumulator(t), KsAcc(t), dl)
+        t, c, ksa, dl = state[k]
+        if not (t.m1 > 0 and t.m0 > 0):
+            continue
+        st = c.step(piece)
+        ksa.update(st)
+        if dl is not None:
+            dl.update(st)
+    rows = []
+    for seg in order:
+        k = _key(seg)
+        m1, m0, num = first[k]
+        t, _, ksa, dl = state[k]
+        row: dict[str, Any] = {
+            "score": name,
+            "segment": _plain_segment(seg),
+            "n": number((m1 + m0) / scale if not summary.integral else m1 + m0),
+            "positives": number(m1 / scale if not summary.integral else m1),
+        }
+        if not (m1 > 0 and m0 > 0):
+            notes.append(f"{name}: segment {seg!r} has one class only: no AUC")
+            row.update(auc=None, auc_ci=[None, None], gini=None, ks=None)
+        else:
+            a = AucAcc(t)
+            a.num = num
+            auc = a.result()
+            variance = dl.variance() if dl is not None else math.nan
+            lo, hi = delong_interval(float(auc), variance, level)
+            row.update(auc=number(auc), auc_ci=[number(lo), number(hi)],
+                       gini=number(2 * auc - 1), ks=number(ksa.result()))
+        rows.append(row)
+    return rows
+
+
+def _missing(v: Any) -> bool:
+    return v is None or (isinstance(v, float) and math.isnan(v))
+
+
+def _same(a: Any, b: Any) -> bool:
+    return bool((_missing(a) and _missing(b)) or (not _missing(a) and a == b))
+
+
+def _key(seg: Any) -> Any:
+    return ("<missing>",) if _missing(seg) else seg
+
+
+def _plain_segment(seg: Any) -> Any:
+    if _missing(seg):
+        return None
+    if isinstance(seg, np.generic):
+        return seg.item()
+    if isinstance(seg, (str, int, float, bool)):
+        return seg
+    return str(seg)
+
+
+def _stability(engine: Engine, baseline: Engine, name: str, chunk: int) -> dict[str, Any]:
+    bs = baseline.summary()
+    n_b: int | float = (int(bs.positives) + int(bs.negatives) if bs.integral
+                        else float(bs.positives) + float(bs.negatives))
+    lows = decile_lows(baseline.groups(name, chunk=chunk), n_b)
+    expected = psi(baseline.groups(name, chunk=chunk), lows)["counts"]
+    actual = psi(engine.groups(name, chunk=chunk), lows)["counts"]
+    e_share, a_share = expected / expected.sum(), actual / actual.sum()
+    bins = []
+    for j, low in enumerate(lows):
+        bins.append({
+            "bin": j + 1,
+            "low": None if j == len(lows) - 1 else _thr(low),
+            "high": None if j == 0 else _thr(lows[j - 1]),
+            "baseline": number(expected[j]),
+            "data": number(actual[j]),
+            "baseline_share": number(e_share[j]),
+            "data_share": number(a_share[j]),
+        })
+    return {"score": name, "psi": number(psi_value(actual, expected, PSI_EPS)), "bins": bins,
+            "eps": PSI_EPS}
+
+
+def _thr(v: Any) -> int | float:
+    return int(v) if isinstance(v, (int, np.integer)) else float(v)
+
+
+def compute(
+    engine: Engine,
+    *,
+    baseline: Engine | None = None,
+    max_fpr: Any = 0.1,
+    costs: Any = None,
+    top: Any = (1, 5, 10, 20),
+    level: float = 0.95,
+    chunk: int = CHUNK,
+    command: str | Sequence[str] | None = None,
+    options: dict[str, Any] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """The report of the scores of ``engine`` (segments by ``engine.by``) as a dict.
+
+    ``options`` (label, weight, pos_label, engine, ...) are recorded in the report's
+    ``"options"`` with the settings used; ``progress(stage)`` is called as each stage
+    starts.
+    """
+    b, pair, shares, level = check_options(max_fpr, costs, top, level)
+    step = progress if progress is not None else (lambda stage: None)
+    step("summary")
+    summary = engine.summary()
+    notes: list[str] = []
+    names = tuple(engine.scores)
+    scores: dict[str, Any] = {}
+    u2: dict[str, int | None] = {}
+    tables: dict[str, PlacementTable | None] = {}
+    # each pair streams the score with more distinct values and looks the other's
+    # placements up in a table (one row per distinct score): the smaller table
+    pairs = [(x, y_) if summary.distinct[x] >= summary.distinct[y_] else (y_, x)
+             for i, x in enumerate(names) for y_ in names[i + 1:]]
+    tabled = {p[1] for p in pairs}
+    for name in names:
+        step(f"score {name}")
+        scores[name], u2[name], tables[name] = _score_report(
+            engine, name, summary, max_fpr=b, costs=pair, top=shares, level=level,
+            chunk=chunk, keep_placements=name in tabled, notes=notes,
+        )
+    comparison = []
+    t = Totals.of(summary.positives, summary.negatives, summary.integral)
+    for i, a in enumerate(names):
+        for bname in names[i + 1:]:
+            ua, ub = u2[a], u2[bname]
+            if ua is None or ub is None:
+                diff = float(scores[a]["auc"]) - float(scores[bname]["auc"])
+                comparison.append({"a": a, "b": bname, "auc_difference": number(diff),
+                                   "z": None, "p_value": None, "ci": [None, None]})
+                continue
+            first, second = (a, bname) if (a, bname) in pairs else (bname, a)
+            table = tables[second]
+            assert table is not None
+            step(f"comparison {a} - {bname}")
+            r = paired_delong(engine.pair_groups(first, second, chunk=chunk),
+                              engine.groups(first, chunk=chunk), table, t,
+                              int(u2[first] or 0), int(u2[second] or 0), level)
+            z, low, high = r["z"], r["low"], r["high"]
+            if first != a:  # the test of b - a, turned around (negation is exact)
+                z, low, high = 0.0 - z, 0.0 - high, 0.0 - low  # 0.0 - 0.0 is not -0.0
+            comparison.append({
+                "a": a, "b": bname,
+                "auc_difference": number(Fraction(ua - ub, 2 * int(t.m1) * int(t.m0))),
+                "z": number(z), "p_value": number(r["p_value"]),
+                "ci": [number(low), number(high)],
+            })
+    segments: list[dict[str, Any]] = []
+    if engine.by is not None:
+        for name in names:
+            step(f"segments of {name}")
+            segments += _segments(engine, name, engine.by, summary, level, chunk, notes)
+    stability = []
+    if baseline is not None:
+        for name in names:
+            step(f"stability of {name}")
+            stability.append(_stability(engine, baseline, name, chunk))
+    n = summary.positives + summary.negatives
+    tied = {k: number(v) for k, v in summary.tied_rows.items()}
+    return {
+        "version": _version(),
+        "command": command if command is None or isinstance(command, str) else list(command),
+        "inputs": engine.inputs(),
+        "baseline_inputs": baseline.inputs() if baseline is not None else None,
+        "summary": {
+            "rows": summary.rows,
+            "used": summary.used,
+            "dropped_label": summary.dropped_label,
+            "dropped_score": dict(summary.dropped_score),
+            "positives": number(int(summary.positives) if summary.integral
+                                else summary.positives),
+            "negatives": number(int(summary.negatives) if summary.integral
+                                else summary.negatives),
+            "positive_rate": number(
+                Fraction(int(summary.positives), int(n)) if summary.integral
+                else float(summary.positives) / float(n)),
+            "weighted": summary.weighted,
+            "integral": summary.integral,
+            "distinct": dict(summary.distinct),
+            "tied_rows": tied,
+            "tied_share": {k: number(v / summary.used) for k, v in summary.tied_rows.items()},
+            "probabilities": dict(summary.probabilities),
+        },
+        "options": {**(options or {}), "scores": list(names), "by": engine.by,
+                    "max_fpr": number(b), "costs": list(pair) if pair else None,
+                    "top": list(shares), "level": level},
+        "scores": scores,
+        "comparison": comparison,
+        "segments": segments,
+        "stability": stability,
+        "links": dict(LINKS),
+        "notes": notes,
+    }

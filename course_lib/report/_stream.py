@@ -1,0 +1,1049 @@
+"""Accumulators: every number of the report from chunks of sorted score groups.
+
+An engine hands the score groups of a column to Python in decreasing score order, in
+chunks (:class:`~course_lib.report._engine.Groups`). A :class:`Cumulator` turns each
+chunk into running totals (:class:`Step`: the positives and negatives at or above
+each group's score, and before it) with the carry of the chunks before; each
+accumulator below reads the steps and keeps only what its number needs (a few
+integers, ten bins, the ROC hull, a thinned curve), never the groups themselves.
+Totals that a number needs first (the class totals) come from the engine's summary,
+and the DeLong variance takes a second pass once the AUC is known.
+
+Arithmetic
+----------
+Counts (no weights, or integer weights with a total below ``2**53``) are int64 and
+the AUC, Gini, KS and partial AUC are exact :class:`fractions.Fraction` s built from
+Python integers. Fractional weights are float64, scaled by a power of two (exact) so
+that no product overflows; their running sums and every sum over groups are taken
+*sequentially* (``numpy.cumsum`` with the carry prepended), so the result does not
+depend on the chunk size, bit for bit.
+
+Scores are only compared (int64 scores beyond ``2**53`` stay int64, their thresholds
+Python ints), except by the calibration numbers (probabilities) and the bins of the
+score-distribution figure.
+
+Examples
+--------
+Table 1 of the book in chunks of two score groups, against the library:
+
+>>> from course_lib import auc_ci_delong, ks_statistic, partial_roc_auc
+>>> y = np.array([0, 0, 0, 1, 1, 1, 0], dtype=bool)
+>>> b = np.array([0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0])
+>>> chunks = [(np.array([0.6, 0.5]), np.array([1, 0]), np.array([0, 1])),
+...           (np.array([0.3, 0.2]), np.array([1, 1]), np.array([0, 1])),
+...           (np.array([0.1, 0.0]), np.array([0, 0]), np.array([1, 1]))]
+>>> t = Totals.of(3, 4, True)
+>>> cum, auc, ks, part = Cumulator(t), AucAcc(t), KsAcc(t), PartialAcc(t, 0.25)
+>>> for c in chunks:
+...     step = cum.step(c)
+...     auc.update(step); ks.update(step); part.update(step)
+>>> auc.result(), ks.result(), ks.threshold()
+(Fraction(19, 24), Fraction(1, 2), 0.2)
+>>> part.result()[0] == partial_roc_auc(y, b, max_fpr=0.25, exact=True)
+True
+>>> delong, cum2 = DeLongAcc(t, int(auc.num)), Cumulator(t)
+>>> for c in chunks:
+...     delong.update(cum2.step(c))
+>>> bool(np.isclose(delong.variance(), auc_ci_delong(y, b).variance, rtol=1e-12))
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator
+from fractions import Fraction
+from typing import Any, NamedTuple
+
+import numpy as np
+import pandas as pd
+from scipy import special
+from scipy.special import ndtr, ndtri
+
+from ..gains import gains_table_from_counts
+from ..partial import _mcclish, _shape
+from ..roc import COLLINEAR_TOL, trapezoid_area
+from ._engine import Groups, PairGroups
+
+__all__ = [
+    "Totals",
+    "Step",
+    "Cumulator",
+    "AucAcc",
+    "KsAcc",
+    "ApAcc",
+    "PartialAcc",
+    "HullAcc",
+    "GainsAcc",
+    "CalibrationAcc",
+    "OperatingAcc",
+    "CurvesAcc",
+    "DistributionAcc",
+    "DeLongAcc",
+    "PlacementTable",
+    "paired_delong",
+    "split_segments",
+    "psi",
+    "decile_lows",
+    "h_from_hull",
+    "delong_interval",
+    "THIN",
+]
+
+#: Curves for figures are thinned to the first point entering each cell of a grid of
+#: ``1 / THIN`` on each axis (see :class:`CurvesAcc`).
+THIN = 1000
+
+
+class Totals(NamedTuple):
+    """The class totals of a stream and how to count.
+
+    ``integral``: counts are integers (int64 arithmetic, exact fractions); otherwise
+    the weight sums are float64, multiplied by ``scale`` (a power of two).
+    """
+
+    m1: int | float
+    m0: int | float
+    integral: bool
+    scale: float = 1.0
+
+    @classmethod
+    def of(cls, m1: float, m0: float, integral: bool) -> Totals:
+        """Totals of a stream whose positives weigh ``m1`` and negatives ``m0``."""
+        if integral:
+            return cls(int(m1), int(m0), True, 1.0)
+        total = float(m1) + float(m0)
+        exponent = int(np.frexp(total)[1]) if total > 0 else 0
+        scale = math.ldexp(1.0, -exponent)
+        return cls(float(m1) * scale, float(m0) * scale, False, scale)
+
+    @property
+    def n(self) -> int | float:
+        """The total weight (count) of both classes."""
+        return self.m1 + self.m0
+
+
+class Step(NamedTuple):
+    """One chunk as running totals; groups of zero weight left out.
+
+    ``tp0, fp0``: positives and negatives scoring above the group; ``tp1, fp1``: at
+    or above it (through the group).
+    """
+
+    score: np.ndarray
+    pos: np.ndarray
+    neg: np.ndarray
+    tp0: np.ndarray
+    fp0: np.ndarray
+    tp1: np.ndarray
+    fp1: np.ndarray
+
+
+def _running(carry: Any, values: np.ndarray) -> np.ndarray:
+    """``carry`` followed by the running sums of ``values`` from it (sequential)."""
+    out = np.empty(values.size + 1, dtype=values.dtype)
+    out[0] = carry
+    out[1:] = values
+    return np.cumsum(out, out=out)
+
+
+def seqsum(values: np.ndarray, carry: Any = 0) -> Any:
+    """``carry + sum(values)`` added left to right (the same bits for any chunking)."""
+    if values.size == 0:
+        return carry
+    if values.dtype.kind in "iu":
+        return carry + int(values.sum())
+    if values.dtype == object:
+        return carry + sum(values.tolist())
+    return float(_running(carry, values.astype(np.float64, copy=False))[-1])
+
+
+class Cumulator:
+    """Running totals over the chunks of one stream (one score, one segment)."""
+
+    def __init__(self, totals: Totals) -> None:
+        self.totals = totals
+        self.tp: Any = 0 if totals.integral else 0.0
+        self.fp: Any = 0 if totals.integral else 0.0
+        self.wide = totals.integral and 2 * int(totals.n) ** 2 >= 2**62
+
+    def step(self, g: Groups | tuple[np.ndarray, np.ndarray, np.ndarray]) -> Step:
+        """The chunk ``g`` (score, pos, neg) as running totals."""
+        score, pos, neg = g[0], g[1], g[2]
+        if self.totals.integral:
+            dtype: Any = object if self.wide else np.int64
+            pos = np.asarray(pos).astype(dtype)
+            neg = np.asarray(neg).astype(dtype)
+        else:
+            pos = np.asarray(pos, dtype=np.float64) * self.totals.scale
+            neg = np.asarray(neg, dtype=np.float64) * self.totals.scale
+        live = (pos + neg) > 0
+        if not live.all():
+            score, pos, neg = score[live], pos[live], neg[live]
+        tp = _running(self.tp, pos)
+        fp = _running(self.fp, neg)
+        self.tp, self.fp = tp[-1], fp[-1]
+        return Step(score, pos, neg, tp[:-1], fp[:-1], tp[1:], fp[1:])
+
+
+def _threshold(value: Any) -> int | float:
+    """A score as a JSON-able threshold: Python int for integer scores, else float."""
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    return float(value)
+
+
+def _ratio(num: Any, den: Any, exact: bool) -> Fraction | float:
+    if exact:
+        return Fraction(int(num), int(den))
+    return float(num) / float(den)
+
+
+# ------------------------------------------------------------------------------ AUC
+
+
+class AucAcc:
+    """Exact AUC: ``sum_g neg_g (2 tp_before_g + pos_g) / (2 m1 m0)``.
+
+    >>> t = Totals.of(2, 2, True)
+    >>> c, a = Cumulator(t), AucAcc(t)
+    >>> a.update(c.step((np.array([0.9, 0.5, 0.1]), np.array([1, 1, 0]), np.array([0, 1, 1]))))
+    >>> a.result()
+    Fraction(7, 8)
+    """
+
+    def __init__(self, totals: Totals) -> None:
+        self.totals = totals
+        self.num: Any = 0 if totals.integral else 0.0
+
+    def update(self, st: Step) -> None:
+        """Add one chunk."""
+        self.num = seqsum(st.neg * (2 * st.tp0 + st.pos), self.num)
+
+    def result(self) -> Fraction | float:
+        """The AUC (a Fraction for counts)."""
+        t = self.totals
+        if self.totals.integral:
+            return Fraction(int(self.num), 2 * int(t.m1) * int(t.m0))
+        return float(self.num) / (2.0 * float(t.m1) * float(t.m0))
+
+
+# ------------------------------------------------------------------------------- KS
+
+
+class KsAcc:
+    """KS: ``max(TPR - FPR)`` over the group boundaries (0 at the empty selection), as
+    :func:`course_lib.ks_statistic`, with the first (highest) score where it is reached.
+
+    The gap is compared as ``tp m0 - fp m1`` (exact integers for counts).
+    """
+
+    def __init__(self, totals: Totals) -> None:
+        self.totals = totals
+        self.best: Any = 0 if totals.integral else 0.0
+        self.score: Any = None
+        self.tp: Any = 0
+        self.fp: Any = 0
+
+    def update(self, st: Step) -> None:
+        """Add one chunk."""
+        if st.score.size == 0:
+            return
+        t = self.totals
+        gap = st.tp1 * t.m0 - st.fp1 * t.m1
+        k = int(np.argmax(gap))
+        if gap[k] > self.best:
+            self.best = gap[k]
+            self.score = st.score[k]
+            self.tp, self.fp = st.tp1[k], st.fp1[k]
+
+    def result(self) -> Fraction | float:
+        """The KS distance (a Fraction for counts)."""
+        t = self.totals
+        if t.integral:
+            return Fraction(int(self.best), int(t.m1) * int(t.m0))
+        return float(self.best) / (float(t.m1) * float(t.m0))
+
+    def threshold(self) -> int | float | None:
+        """The score where the KS is reached (None: the empty selection)."""
+        return None if self.score is None else _threshold(self.score)
+
+
+# ------------------------------------------------------------------------ precision
+
+
+class ApAcc:
+    """Average precision ``sum_g pos_g TP_g / (TP_g + FP_g) / m1``, as
+    :func:`course_lib.average_precision` (float)."""
+
+    def __init__(self, totals: Totals) -> None:
+        self.totals = totals
+        self.total = 0.0
+
+    def update(self, st: Step) -> None:
+        """Add one chunk."""
+        rises = st.pos > 0
+        tp = st.tp1[rises].astype(np.float64)
+        fp = st.fp1[rises].astype(np.float64)
+        self.total = seqsum(st.pos[rises].astype(np.float64) * tp / (tp + fp), self.total)
+
+    def result(self) -> float:
+        """The average precision."""
+        return self.total / float(self.totals.m1)
+
+
+# ---------------------------------------------------------------------- partial AUC
+
+
+class PartialAcc:
+    """Partial AUC over FPR in ``[0, max_fpr]`` (ROC segments, the curve read linearly at
+    ``max_fpr``) and its McClish standardization, as :func:`course_lib.partial_roc_auc`:
+    exact Fractions for counts (a float ``max_fpr`` read as the decimal it prints as).
+    """
+
+    def __init__(self, totals: Totals, max_fpr: float | Fraction) -> None:
+        self.totals = totals
+        self.max_fpr = max_fpr
+        self.done = False
+        if totals.integral:
+            self.x: Any = (
+                max_fpr if isinstance(max_fpr, Fraction) else Fraction(repr(float(max_fpr)))
+            )
+            self.xm = self.x * int(totals.m0)  # the end in units of negatives
+            self.xm_floor = self.xm.numerator // self.xm.denominator
+            self.twice = 0  # 2 m0 m1 times the area so far
+            self.area: Any = None
+        else:
+            self.x = float(max_fpr)
+            self.area = 0.0
+
+    def update(self, st: Step) -> None:
+        """Add one chunk."""
+        if self.done or st.score.size == 0:
+            return
+        t = self.totals
+        if t.integral:
+            # fp1 <= xm for integers fp1 is fp1 <= floor(xm); fp1 is non-decreasing
+            k = int(np.count_nonzero(st.fp1 <= self.xm_floor))
+            seg = (st.fp1[:k] - st.fp0[:k]) * (st.tp1[:k] + st.tp0[:k])
+            self.twice += int(seg.sum()) if seg.dtype != object else sum(seg.tolist())
+            if k < st.score.size:  # the segment k crosses the end
+                self.done = True
+                e0, e1 = int(st.fp0[k]), int(st.fp1[k])
+                u0, u1 = int(st.tp0[k]), int(st.tp1[k])
+                m1, m0 = int(t.m1), int(t.m0)
+                base = Fraction(self.twice, 2 * m0 * m1)
+                tk = Fraction(u0, m1)
+                if e0 == self.xm:
+                    self.area = base
+                else:
+                    tx = tk + (self.xm - e0) * Fraction(u1 - u0, m1 * (e1 - e0))
+                    self.area = base + (self.x - Fraction(e0, m0)) * (tk + tx) / 2
+            return
+        fm1, fm0 = float(t.m1), float(t.m0)
+        f0, f1 = st.fp0 / fm0, st.fp1 / fm0
+        t0, t1 = st.tp0 / fm1, st.tp1 / fm1
+        inside = f1 <= self.x
+        k = int(np.count_nonzero(inside))
+        self.area = seqsum((f1[:k] - f0[:k]) * (t1[:k] + t0[:k]) / 2, self.area)
+        if k < st.score.size:
+            self.done = True
+            if f0[k] < self.x:
+                tx = t0[k] + (self.x - f0[k]) * (t1[k] - t0[k]) / (f1[k] - f0[k])
+                self.area = self.area + (self.x - f0[k]) * (t0[k] + tx) / 2
+
+    def result(self) -> tuple[Fraction | float, Fraction | float]:
+        """``(partial AUC, McClish-standardized)``."""
+        t = self.totals
+        area = self.area
+        if t.integral and area is None:  # the end is FPR 1 (never crossed inside)
+            area = Fraction(self.twice, 2 * int(t.m0) * int(t.m1))
+        if t.integral:
+            return area, _mcclish(area, "fpr", Fraction(0), self.x)
+        return float(area), float(_mcclish(float(area), "fpr", 0.0, self.x))
+
+
+# ----------------------------------------------------------------------- ROC hull
+
+
+def _below_chords(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Inner points strictly below the chord of their two neighbours: exact for int64
+    coordinates (counts), with a relative margin for floats."""
+    t1 = (x[1:-1] - x[:-2]) * (y[2:] - y[:-2])
+    t2 = (y[1:-1] - y[:-2]) * (x[2:] - x[:-2])
+    out = np.zeros(x.size, dtype=bool)
+    if x.dtype.kind in "iu":
+        out[1:-1] = t1 > t2
+    else:
+        out[1:-1] = t1 - t2 > 1e-12 * (np.abs(t1) + np.abs(t2))
+    return out
+
+
+class HullAcc:
+    """The ROC convex hull, by the monotone chain as the points arrive (in increasing
+    FPR), with :func:`course_lib.roc_convex_hull`'s collinearity tolerance.
+
+    Each chunk is first thinned by a vectorized filter (a point strictly below the
+    chord of its two neighbours is never a hull vertex; repeated until none is), and
+    only the survivors go through the chain.
+    """
+
+    def __init__(self, totals: Totals) -> None:
+        self.totals = totals
+        self.hull: list[tuple[float, float]] = [(0.0, 0.0)]
+
+    def update(self, st: Step) -> None:
+        """Add one chunk."""
+        if st.score.size == 0:
+            return
+        m1, m0 = float(self.totals.m1), float(self.totals.m0)
+        fp, tp = st.fp1, st.tp1
+        if fp.dtype == object:  # counts beyond int64 products: filter in floats
+            fp, tp = fp.astype(np.float64), tp.astype(np.float64)
+        idx = np.arange(fp.size)
+        while idx.size > 16:
+            drop = _below_chords(fp[idx], tp[idx])
+            if not drop.any():
+                break
+            idx = idx[~drop]
+        x = st.fp1[idx].astype(np.float64) / m0
+        y = st.tp1[idx].astype(np.float64) / m1
+        hull = self.hull
+        for px, py in zip(x.tolist(), y.tolist()):
+            if hull[-1] == (px, py):
+                continue
+            while len(hull) >= 2:
+                (ax, ay), (bx, by) = hull[-2], hull[-1]
+                if (bx - ax) * (py - ay) - (by - ay) * (px - ax) >= -COLLINEAR_TOL:
+                    hull.pop()
+                else:
+                    break
+            hull.append((px, py))
+
+    def result(self) -> tuple[np.ndarray, np.ndarray, float]:
+        """``(fpr, tpr, area)`` of the hull's vertices."""
+        hx = np.array([p[0] for p in self.hull])
+        hy = np.array([p[1] for p in self.hull])
+        return hx, hy, trapezoid_area(hx, hy)
+
+
+def h_from_hull(fpr: np.ndarray, tpr: np.ndarray, pi1: float,
+                alpha: float = 2, beta: float | None = None) -> float:
+    """Hand's H-measure from the ROC hull, exactly as :func:`course_lib.h_measure`
+    computes it (Beta(alpha, beta) costs, beta by default ``1 + (alpha - 1) pi0 / pi1``).
+
+    >>> h_from_hull(np.array([0.0, 0.0, 1.0]), np.array([0.0, 1.0, 1.0]), 0.5)
+    1.0
+    """
+    a, b = _shape(None, alpha, beta, pi1)
+    if fpr.size == 2:
+        return 0.0
+    pi0 = 1 - pi1
+    df, dt = np.diff(fpr), np.diff(tpr)
+    breaks = pi1 * dt / ((1 - pi1) * df + pi1 * dt)
+    edges = np.concatenate(([1.0], breaks, [0.0]))
+    m = a / (a + b) * special.betainc(a + 1, b, edges)
+    n = b / (a + b) * special.betainc(a, b + 1, edges)
+    dm = m[:-1] - m[1:]
+    dn = n[:-1] - n[1:]
+    loss = float(np.dot(pi0 * fpr, dm) + np.dot(pi1 * (1 - tpr), dn))
+    worst = (pi0 * a / (a + b) * float(special.betainc(a + 1, b, pi1))
+             + pi1 * b / (a + b) * float(special.betainc(b + 1, a, 1 - pi1)))
+    h = 1 - loss / worst
+    return float(min(max(h, 0.0), 1.0))
+
+
+# --------------------------------------------------------------------- gains table
+
+
+class GainsAcc:
+    """The tie-aware gains table, as :func:`course_lib.gains_table` defines it.
+
+    Sorted by decreasing score, the object at position ``i`` (0-based) would go to
+    bin ``floor(i * n_bins / n)``; a group of tied scores goes, whole, to the bin of
+    its first member, so a group goes to ``floor(before * n_bins / n)`` with
+    ``before`` the objects above it. Empty bins are left out. With weights an object
+    counts its weight (integer weights: the table of the rows repeated).
+    """
+
+    def __init__(self, totals: Totals, n_bins: int = 10) -> None:
+        self.totals = totals
+        self.n_bins = n_bins
+        self.pos = np.zeros(n_bins, dtype=np.int64 if totals.integral else np.float64)
+        self.neg = np.zeros(n_bins, dtype=self.pos.dtype)
+        self.high: list[Any] = [None] * n_bins
+        self.low: list[Any] = [None] * n_bins
+
+    def bins(self, st: Step) -> np.ndarray:
+        """The bin (0-based) of each group of a chunk."""
+        t = self.totals
+        before = st.tp0 + st.fp0
+        if t.integral:
+            ids = (before * self.n_bins) // int(t.n)
+            return np.asarray(ids, dtype=np.int64)
+        return np.minimum(np.floor(before * self.n_bins / float(t.n)), self.n_bins - 1).astype(
+            np.int64
+        )
+
+    def update(self, st: Step) -> None:
+        """Add one chunk."""
+        if st.score.size == 0:
+            return
+        ids = self.bins(st)
+        _bin_add(self.pos, ids, st.pos)
+        _bin_add(self.neg, ids, st.neg)
+        starts = np.flatnonzero(np.diff(ids, prepend=-1))
+        ends = np.append(starts[1:], ids.size) - 1
+        for s, e in zip(starts.tolist(), ends.tolist()):
+            b = int(ids[s])
+            if self.high[b] is None:
+                self.high[b] = _threshold(st.score[s])
+            self.low[b] = _threshold(st.score[e])
+
+    def result(self) -> list[dict[str, Any]] | None:
+        """The table's rows (non-empty bins), as dicts of gains_table's columns; None
+        for counts fewer than the bins (as :func:`course_lib.gains_table` refuses)."""
+        if self.totals.integral and int(self.totals.n) < self.n_bins:
+            return None
+        keep = (self.pos + self.neg) > 0
+        n1, n0 = self.pos[keep], self.neg[keep]
+        table = (gains_table_from_counts(n1, n0) if self.totals.integral
+                 else _gains_columns(n1 / self.totals.scale, n0 / self.totals.scale))
+        rows = []
+        for (b,), row in zip(np.argwhere(keep).tolist(), table.to_dict("records")):
+            out: dict[str, Any] = {"bin": b + 1}
+            out.update({k: _plain(v) for k, v in row.items()})
+            out["max_score"], out["min_score"] = self.high[b], self.low[b]
+            rows.append(out)
+        return rows
+
+
+def _bin_add(acc: np.ndarray, ids: np.ndarray, values: np.ndarray) -> None:
+    """Add ``values`` to their bins ``ids`` of ``acc`` in place: exact for int64, for
+    floats sequentially from each bin's total (the same bits for any chunking)."""
+    if acc.dtype == np.int64:
+        np.add.at(acc, ids, np.asarray(values).astype(np.int64))
+        return
+    values = np.asarray(values, dtype=np.float64)
+    for b in np.unique(ids).tolist():
+        acc[b] = seqsum(values[ids == b], float(acc[b]))
+
+
+def _plain(v: Any) -> Any:
+    if isinstance(v, (np.integer,)):
+        return int(v)
+    if isinstance(v, (np.floating, float)):
+        return float(v)
+    return v
+
+
+def _gains_columns(n1: np.ndarray, n0: np.ndarray) -> Any:
+    """:func:`course_lib.gains_table_from_counts`'s columns for weight sums."""
+    n = n1 + n0
+    m1, m0 = float(n1.sum()), float(n0.sum())
+    total = m1 + m0
+    cum_n, cum_n1, cum_n0 = np.cumsum(n), np.cumsum(n1), np.cumsum(n0)
+    cum_pct1, cum_pct0, cum_pct = 100 * cum_n1 / m1, 100 * cum_n0 / m0, 100 * cum_n / total
+    return pd.DataFrame({
+        "N": n, "%": 100 * n / total, "cum_%": cum_pct, "Prob": n1 / n,
+        "N_1": n1, "%_1": 100 * n1 / m1, "cum_N1": cum_n1, "cum_%1": cum_pct1,
+        "N_0": n0, "%_0": 100 * n0 / m0, "cum_N0": cum_n0, "cum_%0": cum_pct0,
+        "K-S": cum_pct1 - cum_pct0, "Lift": cum_pct1 / cum_pct,
+    })
+
+
+# --------------------------------------------------------------------- calibration
+
+
+class CalibrationAcc:
+    """Brier score and ECE with the reliability bins, for scores in [0, 1], as
+    :func:`course_lib.brier_score` and :func:`course_lib.expected_calibration_error`
+    (``n_bins`` equal-width bins; a probability on an inner edge in the bin below)."""
+
+    def __init__(self, totals: Totals, n_bins: int = 10) -> None:
+        self.totals = totals
+        self.n_bins = n_bins
+        self.edges = np.linspace(0.0, 1.0, n_bins + 1)
+        self.sq = 0.0
+        self.total = np.zeros(n_bins)
+        self.sum_y = np.zeros(n_bins)
+        self.sum_p = np.zeros(n_bins)
+
+    def update(self, st: Step) -> None:
+        """Add one chunk."""
+        if st.score.size == 0:
+            return
+        p = st.score.astype(np.float64)
+        pos = st.pos.astype(np.float64)
+        neg = st.neg.astype(np.float64)
+        self.sq = seqsum(pos * (1 - p) ** 2 + neg * p**2, self.sq)
+        ids = np.searchsorted(self.edges[1:-1], p)
+        _bin_add(self.total, ids, pos + neg)
+        _bin_add(self.sum_y, ids, pos)
+        _bin_add(self.sum_p, ids, p * (pos + neg))
+
+    def result(self) -> dict[str, Any]:
+        """Brier, ECE and the reliability diagram's points (non-empty bins)."""
+        n = float(self.totals.n)
+        keep = self.total > 0
+        total, sy, sp = self.total[keep], self.sum_y[keep], self.sum_p[keep]
+        o, f = sy / total, sp / total
+        ece = float(np.dot(total, np.abs(o - f)) / total.sum())
+        scale = self.totals.scale
+        return {
+            "brier": self.sq / n,
+            "ece": ece,
+            "reliability": {
+                "prob_pred": f.tolist(),
+                "prob_true": o.tolist(),
+                "weight": (total / scale).tolist(),
+                "bin_low": self.edges[:-1][keep].tolist(),
+                "bin_high": self.edges[1:][keep].tolist(),
+            },
+        }
+
+
+# ---------------------------------------------------------------- operating points
+
+
+class OperatingAcc:
+    """The cost-optimal threshold (``cost_fp FP + cost_fn FN`` least, the first, i.e.
+    highest, threshold when several tie; the empty selection included) and the top
+    ``k`` % points (the smallest set of whole score groups from the top holding at
+    least ``k`` % of the objects)."""
+
+    def __init__(self, totals: Totals, costs: tuple[float, float] | None,
+                 top: tuple[float, ...]) -> None:
+        self.totals = totals
+        self.costs = costs
+        self.top = top
+        # the empty selection: every positive missed
+        self.best: Any = None if costs is None else costs[1] * totals.m1
+        self.best_point: tuple[Any, Any, Any] = (None, 0, 0)
+        self.top_points: dict[float, tuple[Any, Any, Any]] = {}
+
+    def update(self, st: Step) -> None:
+        """Add one chunk."""
+        if st.score.size == 0:
+            return
+        t = self.totals
+        if self.costs is not None:
+            c_fp, c_fn = self.costs
+            if t.integral and all(isinstance(c, int) for c in self.costs):
+                cost = st.fp1 * c_fp + (int(t.m1) - st.tp1) * c_fn
+            else:
+                cost = st.fp1.astype(np.float64) * c_fp + (
+                    float(t.m1) - st.tp1.astype(np.float64)) * c_fn
+            k = int(np.argmin(cost))
+            if cost[k] < self.best:
+                self.best = cost[k]
+                self.best_point = (st.score[k], st.tp1[k], st.fp1[k])
+        sel = st.tp1 + st.fp1
+        for q in self.top:
+            if q in self.top_points:
+                continue
+            if t.integral:
+                share = Fraction(str(q))  # the decimal as written: 0.1 is 1/10
+                need = -(-share.numerator * int(t.n) // (100 * share.denominator))
+                if not int(sel[-1]) >= need:
+                    continue
+                k = int(np.argmax(sel >= need))
+            else:
+                need_f = q / 100 * float(t.n)
+                if not sel[-1] >= need_f:
+                    continue
+                k = int(np.argmax(sel >= need_f))
+            self.top_points[q] = (st.score[k], st.tp1[k], st.fp1[k])
+
+    def result(self) -> dict[str, Any]:
+        """``{"cost": point or None, "top": {k: point}}`` as (score, tp, fp)."""
+        return {"cost": self.best_point if self.costs is not None else None,
+                "cost_value": self.best, "top": self.top_points}
+
+
+# -------------------------------------------------------------------------- curves
+
+
+class _Thinned:
+    """Points of one curve, thinned on a grid of ``1 / THIN`` on the ``keys`` axes: a
+    point is kept when its cell differs from the previous point's (with ``leave``, or
+    the next one's), or when it ends a decile; the first and the last point are always
+    kept. A monotone curve keeps at most ``THIN`` points per key axis. The last
+    point of a chunk waits for the next chunk, so the result does not depend on the
+    chunks."""
+
+    def __init__(self, names: tuple[str, ...], keys: tuple[int, ...],
+                 leave: bool = False) -> None:
+        self.names = names
+        self.keys = keys
+        self.leave = leave  # also keep the last point in each cell (curves not monotone)
+        self.cols: list[list[float]] = [[] for _ in names]
+        self.prev_cell: np.ndarray = np.full(len(keys), -1, dtype=np.int64)
+        self.pending: list[float] | None = None
+
+    def add(self, columns: list[np.ndarray], starts: np.ndarray | None = None) -> None:
+        """Add points; ``starts[i]`` says point ``i`` starts a new decile."""
+        n = columns[0].size
+        if n == 0:
+            return
+        if starts is None:
+            starts = np.zeros(n, dtype=bool)
+        if self.pending is not None:
+            columns = [np.concatenate(([v], c)) for v, c in zip(self.pending, columns)]
+            starts = np.concatenate(([False], starts))
+        cells = np.stack([np.floor(columns[i] * THIN).astype(np.int64) for i in self.keys])
+        before = np.concatenate((self.prev_cell[:, None], cells[:, :-1]), axis=1)
+        inner = cells[:, :-1]
+        keep = (inner != before[:, :-1]).any(axis=0) | starts[1:]
+        if self.leave:
+            keep |= (inner != cells[:, 1:]).any(axis=0)
+        for out, col in zip(self.cols, columns):
+            out.extend(col[:-1][keep].tolist())
+        self.prev_cell = before[:, -1]
+        self.pending = [float(c[-1]) for c in columns]
+
+    def result(self) -> dict[str, list[float]]:
+        """The kept points, the last one included."""
+        out = [list(c) for c in self.cols]
+        if self.pending is not None:
+            for col, v in zip(out, self.pending):
+                col.append(v)
+        return dict(zip(self.names, out))
+
+
+class CurvesAcc:
+    """The ROC, PR, gain, lift and KS curves, thinned for figures (a grid of
+    ``1 / THIN``: a point is kept when it enters a new cell, or leaves one, or is a
+    decile boundary of the gains table). The thinning never touches a number."""
+
+    def __init__(self, totals: Totals, gains: GainsAcc) -> None:
+        self.totals = totals
+        self.gains = gains
+        self.last_bin = 0
+        self.roc = _Thinned(("fpr", "tpr"), (0, 1))
+        self.roc.add([np.zeros(1), np.zeros(1)])
+        self.pr = _Thinned(("recall", "precision"), (0,), leave=True)
+        self.gain = _Thinned(("rate", "tpr"), (0, 1))
+        self.gain.add([np.zeros(1), np.zeros(1)])
+        self.lift = _Thinned(("rate", "lift"), (0,), leave=True)
+        self.ks = _Thinned(("rate", "tpr", "fpr"), (1, 2))
+        self.ks.add([np.zeros(1), np.zeros(1), np.zeros(1)])
+
+    def update(self, st: Step) -> None:
+        """Add one chunk."""
+        if st.score.size == 0:
+            return
+        t = self.totals
+        m1, m0, n = float(t.m1), float(t.m0), float(t.n)
+        tp, fp = st.tp1.astype(np.float64), st.fp1.astype(np.float64)
+        tpr, fpr, rate = tp / m1, fp / m0, (tp + fp) / n
+        ids = self.gains.bins(st)
+        force = ids != np.concatenate(([self.last_bin], ids[:-1]))
+        self.last_bin = int(ids[-1])
+        self.roc.add([fpr, tpr])
+        rises = tp > 0
+        self.pr.add([tpr[rises], tp[rises] / (tp[rises] + fp[rises])])
+        self.gain.add([rate, tpr], force)
+        self.lift.add([rate, tpr / rate], force)
+        self.ks.add([rate, tpr, fpr], force)
+
+    def result(self) -> dict[str, Any]:
+        """The thinned curves, each a dict of coordinate lists."""
+        return {"roc": self.roc.result(), "pr": self.pr.result(), "gain": self.gain.result(),
+                "lift": self.lift.result(), "ks": self.ks.result()}
+
+
+class DistributionAcc:
+    """Histograms of the scores of each class (for the figure) on ``n_bins`` equal
+    bins from ``low`` to ``high`` (scores converted to float64 for binning only)."""
+
+    def __init__(self, totals: Totals, low: float, high: float, n_bins: int = 40) -> None:
+        self.totals = totals
+        if not high > low:
+            high = low + 1.0
+        self.edges = np.linspace(low, high, n_bins + 1)
+        self.pos = np.zeros(n_bins)
+        self.neg = np.zeros(n_bins)
+
+    def update(self, st: Step) -> None:
+        """Add one chunk."""
+        if st.score.size == 0:
+            return
+        s = st.score.astype(np.float64)
+        ids = np.clip(np.searchsorted(self.edges, s, side="right") - 1, 0, self.pos.size - 1)
+        _bin_add(self.pos, ids, st.pos)
+        _bin_add(self.neg, ids, st.neg)
+
+    def result(self) -> dict[str, list[float]]:
+        """Bin edges and the weight of each class per bin (the data's units)."""
+        scale = self.totals.scale
+        return {"edges": self.edges.tolist(), "positives": (self.pos / scale).tolist(),
+                "negatives": (self.neg / scale).tolist()}
+
+
+# ------------------------------------------------------------------------- DeLong
+
+
+class DeLongAcc:
+    """DeLong's variance of the AUC from the score groups (second pass, counts only).
+
+    Every positive of group ``g`` has the placement ``V10_g = (neg_below_g +
+    neg_g / 2) / m0`` and every negative ``V01_g = (pos_above_g + pos_g / 2) / m1``;
+    ``Var = S10 / m1 + S01 / m0`` with ``S10 = sum_g pos_g (V10_g - A)^2 / (m1 - 1)``
+    (likewise ``S01``): :func:`course_lib.auc_ci_delong` on the rows. Each deviation
+    ``V10_g - A`` is computed exactly, as the integer ``m1 (2 neg_below_g + neg_g) -
+    U2`` over ``2 m0 m1`` (``U2 = 2 m0 m1 A``), and only then rounded and squared: the
+    sum of squares never cancels.
+
+    With ``keep=True`` it also keeps each group's integer placements (for the paired
+    test), one row per distinct score.
+    """
+
+    def __init__(self, totals: Totals, u2: int, keep: bool = False) -> None:
+        self.totals = totals
+        self.u2 = u2
+        self.s10 = 0.0
+        self.s01 = 0.0
+        self.keep = keep
+        self.parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+
+    def update(self, st: Step) -> None:
+        """Add one chunk."""
+        if st.score.size == 0:
+            return
+        t = self.totals
+        m1, m0 = int(t.m1), int(t.m0)
+        p10 = 2 * (m0 - st.fp1) + st.neg  # 2 m0 V10
+        p01 = 2 * st.tp0 + st.pos  # 2 m1 V01
+        den = float(2 * m0 * m1)
+        d10 = (np.asarray(p10 * m1 - self.u2, dtype=object if p10.dtype == object else np.int64)
+               .astype(np.float64) / den)
+        d01 = (np.asarray(p01 * m0 - self.u2, dtype=object if p01.dtype == object else np.int64)
+               .astype(np.float64) / den)
+        self.s10 = seqsum(st.pos.astype(np.float64) * d10 * d10, self.s10)
+        self.s01 = seqsum(st.neg.astype(np.float64) * d01 * d01, self.s01)
+        if self.keep:
+            self.parts.append((st.score.copy(), np.asarray(p10, dtype=np.int64),
+                               np.asarray(p01, dtype=np.int64)))
+
+    def variance(self) -> float:
+        """DeLong's variance (nan with fewer than two of a class)."""
+        m1, m0 = int(self.totals.m1), int(self.totals.m0)
+        if m1 < 2 or m0 < 2:
+            return math.nan
+        return self.s10 / (m1 - 1) / m1 + self.s01 / (m0 - 1) / m0
+
+    def table(self) -> PlacementTable:
+        """The placements of every distinct score (needs ``keep=True``)."""
+        scores = np.concatenate([p[0] for p in self.parts])
+        return PlacementTable(scores[::-1], np.concatenate([p[1] for p in self.parts])[::-1],
+                              np.concatenate([p[2] for p in self.parts])[::-1])
+
+
+def delong_interval(auc: float, variance: float, level: float = 0.95) -> tuple[float, float]:
+    """``auc -+ z sqrt(variance)`` clipped to [0, 1], as :func:`course_lib.auc_ci_delong`."""
+    if not math.isfinite(variance):
+        return math.nan, math.nan
+    half = float(ndtri((1 + level) / 2)) * math.sqrt(variance)
+    return max(0.0, auc - half), min(1.0, auc + half)
+
+
+class PlacementTable(NamedTuple):
+    """Distinct scores (increasing) with ``2 m0 V10`` and ``2 m1 V01`` of each."""
+
+    score: np.ndarray
+    p10: np.ndarray
+    p01: np.ndarray
+
+    def lookup(self, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The placements of the scores ``s`` (each one of the table's)."""
+        k = np.searchsorted(self.score, s)
+        return self.p10[k], self.p01[k]
+
+
+class _Placements:
+    """The placements ``2 m0 V10`` and ``2 m1 V01`` of a score's groups as they stream
+    (decreasing score), read for non-increasing runs of scores: a merge join that
+    keeps only the groups between the last score asked for and the stream's front."""
+
+    def __init__(self, groups: Iterable[Groups], totals: Totals) -> None:
+        self.groups = iter(groups)
+        self.cum = Cumulator(totals)
+        self.m0 = int(totals.m0)
+        empty = np.empty(0, dtype=np.int64)
+        self.score: np.ndarray | None = None  # buffered groups, increasing score
+        self.p10, self.p01 = empty, empty
+
+    def _pull(self) -> bool:
+        for g in self.groups:
+            st = self.cum.step(g)
+            if st.score.size == 0:
+                continue
+            p10 = np.asarray(2 * (self.m0 - st.fp1) + st.neg, dtype=np.int64)[::-1]
+            p01 = np.asarray(2 * st.tp0 + st.pos, dtype=np.int64)[::-1]
+            sc = st.score[::-1]
+            if self.score is None:
+                self.score, self.p10, self.p01 = sc, p10, p01
+            else:
+                self.score = np.concatenate((sc, self.score))
+                self.p10 = np.concatenate((p10, self.p10))
+                self.p01 = np.concatenate((p01, self.p01))
+            return True
+        return False
+
+    def lookup(self, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Placements of the scores ``s`` (non-increasing, after those asked before)."""
+        low = s[-1]
+        while self.score is None or self.score[0] > low:
+            if not self._pull():
+                break
+        assert self.score is not None
+        k = np.searchsorted(self.score, s)
+        out = self.p10[k], self.p01[k]
+        keep = int(np.searchsorted(self.score, low, side="right"))  # scores <= low
+        self.score, self.p10, self.p01 = (self.score[:keep], self.p10[:keep],
+                                          self.p01[:keep])
+        return out
+
+
+def paired_delong(
+    chunks: Iterable[PairGroups],
+    a: Iterable[Groups],
+    b: PlacementTable,
+    totals: Totals,
+    u2_a: int,
+    u2_b: int,
+    level: float = 0.95,
+) -> dict[str, float]:
+    """The paired DeLong test of AUC(a) - AUC(b) from the pair groups, as
+    :func:`course_lib.delong_test`: the variance of the difference of the placements,
+    each deviation an exact integer before it is squared.
+
+    The pair groups come by ``score_a`` decreasing, so ``a``'s placements are read by
+    a merge join with its score groups ``a`` (streamed once more); ``b``'s come from
+    its placement table, one row per distinct score of ``b``: the memory this test
+    needs (give ``b`` the score with fewer distinct values).
+    """
+    m1, m0 = int(totals.m1), int(totals.m0)
+    den = float(2 * m0 * m1)
+    s10 = s01 = 0.0
+    placements_a = _Placements(a, totals)
+    for ch in chunks:
+        pos = np.asarray(ch.pos).astype(np.int64)
+        neg = np.asarray(ch.neg).astype(np.int64)
+        live = (pos + neg) > 0  # placements exist for the scores of positive weight
+        if not live.any():
+            continue
+        pos, neg = pos[live], neg[live]
+        a10, a01 = placements_a.lookup(ch.score_a[live])
+        b10, b01 = b.lookup(ch.score_b[live])
+        d10 = ((a10 - b10) * m1 - (u2_a - u2_b)).astype(np.float64) / den
+        d01 = ((a01 - b01) * m0 - (u2_a - u2_b)).astype(np.float64) / den
+        s10 = seqsum(pos.astype(np.float64) * d10 * d10, s10)
+        s01 = seqsum(neg.astype(np.float64) * d01 * d01, s01)
+    difference = float(Fraction(u2_a - u2_b, 2 * m0 * m1))
+    nan = math.nan
+    if m1 < 2 or m0 < 2:
+        return {"z": nan, "p_value": nan, "difference": difference, "low": nan, "high": nan}
+    variance = s10 / (m1 - 1) / m1 + s01 / (m0 - 1) / m0
+    if variance == 0.0 and difference == 0.0:
+        return {"z": 0.0, "p_value": 1.0, "difference": 0.0, "low": 0.0, "high": 0.0}
+    se = math.sqrt(variance)
+    half = float(ndtri((1 + level) / 2)) * se
+    z = difference / se if se > 0 else math.copysign(math.inf, difference)
+    return {"z": z, "p_value": float(2 * ndtr(-abs(z))), "difference": difference,
+            "low": difference - half, "high": difference + half, "variance": variance}
+
+
+# ------------------------------------------------------------------------ segments
+
+
+def split_segments(chunks: Iterable[Groups]) -> Iterator[tuple[Any, Groups]]:
+    """Pieces of the chunks of a ``by`` stream, one segment each, in stream order."""
+    for ch in chunks:
+        seg = ch.segment
+        if seg is None:
+            yield None, ch
+            continue
+        n = len(seg)
+        if n == 0:
+            continue
+        change = np.flatnonzero(np.asarray(seg[1:] != seg[:-1], dtype=bool)) + 1
+        if change.size:  # two missing values (NaN != NaN) are one segment
+            both = np.asarray(pd.isna(seg[change]), dtype=bool) & np.asarray(
+                pd.isna(seg[change - 1]), dtype=bool)
+            change = change[~both]
+        bounds = np.concatenate(([0], change, [n]))
+        for lo, hi in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
+            yield seg[lo], Groups(ch.score[lo:hi], ch.pos[lo:hi], ch.neg[lo:hi], seg[lo:hi])
+
+
+# ----------------------------------------------------------------------------- PSI
+
+
+def decile_lows(chunks: Iterable[Groups], n: int | float, n_bins: int = 10) -> list[Any]:
+    """The lowest score of each non-empty tie-aware bin of the baseline (the gains
+    table's rule: a group goes whole to ``floor(before * n_bins / n)``), top bin first;
+    ``n`` is the baseline's total count (or weight).
+
+    >>> g = Groups(np.array([0.9, 0.5, 0.2, 0.1]), np.array([1, 1, 0, 0]),
+    ...            np.array([0, 1, 1, 1]))
+    >>> decile_lows([g], 5, n_bins=2)
+    [0.5, 0.1]
+    """
+    lows: list[Any] = []
+    last_bin = -1
+    before: Any = 0
+    for ch in chunks:
+        w = np.asarray(ch.pos) + np.asarray(ch.neg)
+        live = w > 0
+        s, w = ch.score[live], w[live]
+        if s.size == 0:
+            continue
+        starts = _running(before, w)
+        before = starts[-1]
+        if isinstance(n, int):
+            ids = (starts[:-1].astype(np.int64) * n_bins) // n
+        else:
+            ids = np.minimum(np.floor(starts[:-1] * n_bins / n), n_bins - 1).astype(np.int64)
+        new = np.flatnonzero(ids != np.concatenate(([last_bin], ids[:-1])))
+        # the last group of each bin started in this chunk
+        ends = np.append(new[1:], ids.size)[: new.size] - 1
+        if new.size == 0 or new[0] > 0:  # the chunk continues the previous bin
+            lows[-1] = s[(new[0] if new.size else ids.size) - 1]
+        lows.extend(s[ends].tolist() if s.dtype.kind == "f" else list(s[ends]))
+        last_bin = int(ids[-1])
+    return lows
+
+
+def psi(data: Iterable[Groups], lows: list[Any], eps: float = 1e-4) -> dict[str, Any]:
+    """Population stability index of the data against the baseline's bins.
+
+    Bins: the baseline's tie-aware deciles (:func:`decile_lows`); bin ``j`` holds the
+    scores ``s`` with ``lows[j] <= s < lows[j - 1]`` (the top bin everything at or above
+    ``lows[0]``, the last bin everything below ``lows[-2]``, so every data score has a
+    bin). ``PSI = sum_j (a_j - e_j) ln(a_j / e_j)`` with ``a_j``, ``e_j`` the data's and
+    the baseline's shares of the objects (weights); a share of 0 counts as ``eps``
+    (1e-4) in the sum.
+    """
+    asc = np.array(lows[::-1])
+    k = len(lows)
+    counts = np.zeros(k)
+    for ch in data:
+        w = (np.asarray(ch.pos) + np.asarray(ch.neg)).astype(np.float64)
+        s = ch.score
+        if s.dtype != asc.dtype and not (s.dtype.kind == asc.dtype.kind):
+            s, ref = s.astype(np.float64), asc.astype(np.float64)
+        else:
+            ref = asc
+        greater = k - np.searchsorted(ref, s, side="right")  # lows strictly above s
+        ids = np.minimum(greater, k - 1)
+        _bin_add(counts, ids, w)
+    return {"counts": counts}
+
+
+def psi_value(actual: np.ndarray, expected: np.ndarray, eps: float = 1e-4) -> float:
+    """``sum (a - e) ln(a / e)`` over shares, a zero share replaced by ``eps``."""
+    a = np.maximum(actual / actual.sum(), eps)
+    e = np.maximum(expected / expected.sum(), eps)
+    return float(np.sum((a - e) * np.log(a / e)))
