@@ -379,6 +379,10 @@ def test_unreadable_and_missing_files(tmp_path):
     other.write_bytes(b"x")
     with pytest.raises(ValueError, match="must be Parquet"):
         DuckDBEngine(str(other), label="y", scores="p")
+    empty = tmp_path / "empty.parquet"
+    write(SMALL.iloc[:0], empty)
+    with pytest.raises(ValueError, match="the data has no rows"):
+        DuckDBEngine(str(empty), label="y", scores="p")
     locked = write(SMALL, tmp_path / "locked.parquet")
     locked.chmod(0)
     try:
@@ -388,10 +392,6 @@ def test_unreadable_and_missing_files(tmp_path):
             DuckDBEngine(str(locked), label="y", scores="p")
     finally:
         locked.chmod(0o644)
-    empty = tmp_path / "empty.parquet"
-    write(SMALL.iloc[:0], empty)
-    with pytest.raises(ValueError, match="the data has no rows"):
-        DuckDBEngine(str(empty), label="y", scores="p")
 
 
 def test_bad_arguments_of_groups():

@@ -27,6 +27,7 @@ import os
 import re
 import shutil
 import tempfile
+import weakref
 from collections.abc import Iterator, Sequence
 from decimal import Decimal
 from typing import Any
@@ -418,6 +419,12 @@ class SqlEngine:
         self._tables.clear()
 
 
+def _remove_folders(folders: list[str]) -> None:
+    """Remove the engine's temporary folders (the list is emptied)."""
+    while folders:
+        shutil.rmtree(folders.pop(), ignore_errors=True)
+
+
 def _check_order(g: Groups, last: tuple[Any, Any] | None) -> tuple[Any, Any] | None:
     """Raise unless the groups come in decreasing score order within each segment, from
     one chunk to the next too; return the last (segment, score) seen. A guard: the
@@ -534,12 +541,17 @@ class DuckDBEngine(SqlEngine):
         self._tables = {}
         self._own_temp: str | None = None
         self._group_dir: str | None = None
+        # folders of this engine: removed by close(), or when the engine is collected
+        # (course_lib.report() makes an engine and drops it), or at exit
+        self._folders: list[str] = []
+        self._finalizer = weakref.finalize(self, _remove_folders, self._folders)
         self._cleanup: list[str] = []
         self._inputs: list[InputFile] = []
         if connection is None:
             connection = duckdb.connect()
             if temp_directory is None:
                 temp_directory = self._own_temp = tempfile.mkdtemp(prefix="course_lib_duckdb_")
+                self._folders.append(temp_directory)
             settings = {"temp_directory": temp_directory, "memory_limit": memory_limit,
                         "threads": threads}
             for key, value in settings.items():
@@ -689,6 +701,7 @@ class DuckDBEngine(SqlEngine):
     def _folder(self) -> str:
         if self._group_dir is None:
             self._group_dir = tempfile.mkdtemp(prefix="course_lib_groups_")
+            self._folders.append(self._group_dir)
         return self._group_dir
 
     @contextlib.contextmanager
@@ -720,7 +733,5 @@ class DuckDBEngine(SqlEngine):
                     self.connection.execute(f"DETACH DATABASE IF EXISTS {name}")
             self._cleanup.clear()
         finally:
-            for folder in (self._own_temp, self._group_dir):
-                if folder is not None:
-                    shutil.rmtree(folder, ignore_errors=True)
+            _remove_folders(self._folders)
             self._own_temp = self._group_dir = None

@@ -101,9 +101,9 @@ def run_report(path: str, threads: int, memory_limit: str) -> dict:
     start = time.perf_counter()
     report = getattr(course_lib, "report", None)
     if callable(report):
-        result = report(path, label="y", score=list(SCORES), engine="duckdb")
+        result = report(path, label="y", scores=list(SCORES), engine="duckdb")
         out["via"] = "course_lib.report"
-        out["auc"] = {s: str(result["scores"][s]["auc"]) for s in SCORES}
+        out["auc"] = {s: result["scores"][s]["auc"]["fraction"] for s in SCORES}
     else:
         out["via"] = "DuckDBEngine summary + groups"
         with DuckDBEngine(path, label="y", scores=SCORES, threads=threads,
@@ -153,7 +153,7 @@ def run_memory(path: str, n: int) -> dict:
     start = time.perf_counter()
     report = getattr(course_lib, "report", None)
     if callable(report):
-        report(frame, label="y", score=list(SCORES), engine="memory")
+        report(frame, label="y", scores=list(SCORES), engine="memory")
         out["via"] = "course_lib.report"
     else:
         out["via"] = "MemoryEngine summary + groups"
