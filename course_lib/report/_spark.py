@@ -101,7 +101,7 @@ class SparkEngine(SqlEngine):
             self._inputs = [InputFile(None, digest, len(source))]
             if len(source) == 0 or not len(source.columns):
                 raise ValueError("the data has no rows")
-            frame = _missing_as_null(self.session.createDataFrame(source))
+            frame = _missing_as_null(self.session.createDataFrame(_none_for_missing(source)))
         elif isinstance(source, DataFrame):
             frame = source
         elif isinstance(source, FileSource):
@@ -182,6 +182,19 @@ class SparkEngine(SqlEngine):
         for view in self._views:
             self.session.catalog.dropTempView(view)
         self._views.clear()
+
+
+def _none_for_missing(frame: pd.DataFrame) -> pd.DataFrame:
+    """The DataFrame with None for the missing values of its non-numeric columns:
+    Spark would otherwise read a missing value of a text column as the text 'nan'."""
+    out = frame.copy(deep=False)
+    for name in frame.columns:
+        col = frame[name]
+        if col.dtype.kind not in "iufb" and bool(col.isna().any()):
+            out[name] = pd.Series(
+                [None if m else v for v, m in zip(col.tolist(), col.isna().tolist())],
+                index=col.index, dtype=object)
+    return out
 
 
 def _missing_as_null(frame: Any) -> Any:
