@@ -165,6 +165,26 @@ def test_groups_are_in_decreasing_order_and_chunks_have_the_size_asked(tables):
     assert (np.diff(scores) < 0).all()
 
 
+def test_streams_can_be_read_at_once(tables):
+    # the report merges the pair groups with the groups of the first score
+    frame, kwargs, path = tables[7]
+    memory = MemoryEngine(frame, label="y", scores=SCORES, by="seg", **kwargs)
+    with DuckDBEngine(path, label="y", scores=SCORES, by="seg", **kwargs) as engine:
+        streams = [engine.pair_groups("s1", "s2", chunk=3), engine.groups("s1", chunk=2),
+                   engine.groups("s2", by="seg", chunk=5)]
+        out: list[list] = [[], [], []]
+        live = set(range(3))
+        while live:
+            for i in sorted(live):
+                try:
+                    out[i].append(next(streams[i]))
+                except StopIteration:
+                    live.discard(i)
+    assert_chunks_equal(out[0], list(memory.pair_groups("s1", "s2", chunk=3)), False)
+    assert_chunks_equal(out[1], list(memory.groups("s1", chunk=2)), False)
+    assert_chunks_equal(out[2], list(memory.groups("s2", by="seg", chunk=5)), False)
+
+
 def test_rechunk_cuts_exactly():
     parts = [{"a": np.arange(k)} for k in (0, 5, 1, 0, 7, 2)]
     out = list(_rechunk(iter(parts), 4))

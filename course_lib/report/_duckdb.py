@@ -126,7 +126,8 @@ class SqlEngine:
     """An engine over rows kept in a SQL engine (the part DuckDB and Spark share).
 
     A subclass sets ``dialect`` and implements ``_fetch`` (one statement, all its rows),
-    ``_stream`` (one statement, its rows as chunks of numpy columns), ``_keep_sorted``
+    ``_stream`` (one statement over kept groups, its rows as chunks of numpy columns;
+    several streams may be read at once), ``_keep_sorted``
     (store a query's result; return SQL for it as a table and SQL that reads it in a
     given order), ``_drop`` (forget what ``_keep_sorted`` stored) and
     ``_columns`` (the source's column names and SQL types), then calls
@@ -401,13 +402,16 @@ class SqlEngine:
             raise ValueError(f"pair_groups needs two different scores, got {a!r} twice")
         pos, neg = self._class_sums()
         ca, cb = self._aliases[a], self._aliases[b]
-        sql = (f"SELECT {ca} AS sa, {cb} AS sb, {pos} AS pos, {neg} AS neg "
-               f"FROM ({self._rows_sql(a, b)}) AS r_ GROUP BY {ca}, {cb} "
-               "ORDER BY sa DESC, sb DESC")
-        for part in _rechunk(self._stream(sql, chunk), chunk):
-            yield PairGroups(_as(part["sa"], self._score_kind[a]),
-                             _as(part["sb"], self._score_kind[b]),
-                             self._counts(part["pos"]), self._counts(part["neg"]))
+        select = (f"SELECT {ca} AS sa, {cb} AS sb, {pos} AS pos, {neg} AS neg "
+                  f"FROM ({self._rows_sql(a, b)}) AS r_ GROUP BY {ca}, {cb}")
+        table, sql = self._keep_sorted(select, "sa DESC, sb DESC")
+        try:
+            for part in _rechunk(self._stream(sql, chunk), chunk):
+                yield PairGroups(_as(part["sa"], self._score_kind[a]),
+                                 _as(part["sb"], self._score_kind[b]),
+                                 self._counts(part["pos"]), self._counts(part["neg"]))
+        finally:
+            self._drop(table)
 
     def _counts(self, values: np.ndarray) -> np.ndarray:
         return np.asarray(values, dtype=np.float64 if self._weight is not None else np.int64)
@@ -668,17 +672,23 @@ class DuckDBEngine(SqlEngine):
         return [tuple(r) for r in self._execute(sql).fetchall()]
 
     def _stream(self, sql: str, chunk: int) -> Iterator[dict[str, np.ndarray]]:
-        with self._insertion_order():
-            result = self._execute(sql)
-        vectors = max(1, -(-chunk // 2048))  # DuckDB hands out vectors of 2048 rows
-        while True:
-            try:
-                frame = result.fetch_df_chunk(vectors)
-            except self._duckdb.OutOfMemoryException as exc:
-                raise MemoryError(str(exc).splitlines()[0]) from exc
-            if len(frame) == 0:
-                return
-            yield {c: frame[c].to_numpy() for c in frame.columns}
+        """Stream a query over kept groups (Parquet files) on a cursor of its own, so
+        that several streams can be read at once (the report merges two)."""
+        cursor = self.connection.cursor()
+        try:
+            with self._insertion_order():
+                result = cursor.execute(sql)
+            vectors = max(1, -(-chunk // 2048))  # DuckDB hands out vectors of 2048 rows
+            while True:
+                try:
+                    frame = result.fetch_df_chunk(vectors)
+                except self._duckdb.OutOfMemoryException as exc:
+                    raise MemoryError(str(exc).splitlines()[0]) from exc
+                if len(frame) == 0:
+                    return
+                yield {c: frame[c].to_numpy() for c in frame.columns}
+        finally:
+            cursor.close()
 
     def _keep_sorted(self, select: str, order: str) -> tuple[str, str]:
         """Write the groups, sorted, to an uncompressed Parquet file of the engine's
