@@ -395,6 +395,13 @@ def test_unreadable_and_missing_files(tmp_path):
         DuckDBEngine(str(tmp_path / "missing.parquet"), label="y", scores="p")
     with pytest.raises(ValueError, match="no file matches"):
         DuckDBEngine(str(tmp_path / "none-*.parquet"), label="y", scores="p")
+    (tmp_path / "zero.parquet").write_bytes(b"")
+    with pytest.raises(ValueError, match="cannot read .*zero.parquet.*too small"):
+        DuckDBEngine(str(tmp_path / "zero.parquet"), label="y", scores="p")
+    for name, text in (("zero.csv", ""), ("header.csv", "y,p\n")):
+        (tmp_path / name).write_text(text)
+        with pytest.raises(ValueError, match="the data has no rows"):
+            DuckDBEngine(str(tmp_path / name), label="y", scores="p")
     other = tmp_path / "scores.xlsx"
     other.write_bytes(b"x")
     with pytest.raises(ValueError, match="must be Parquet"):

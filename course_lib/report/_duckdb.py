@@ -1,12 +1,17 @@
 """The DuckDB engine of the report (the embedded default), and what it shares with Spark.
 
-The rows stay in the engine. For each score column the engine runs **one**
-``GROUP BY score`` over the rows used (label and every score present), keeps the result
-in a temporary table (DuckDB spills it to ``temp_directory`` beyond ``memory_limit``),
-reads the summary's distinct and tied counts from that table, and streams the groups out
-of it sorted by decreasing score, in chunks of numpy arrays: Python holds one chunk at a
-time, so a table of 10^8 distinct scores never sits in Python memory, and no window runs
-over every distinct score.
+The rows stay in the engine. Two scans validate them (the label's extreme values and the
+counts of rows read and dropped; then the label's other values, the class totals, NaN
+or infinite scores, bad weights, the score ranges). Then, for each score column, DuckDB
+runs **one** ``GROUP BY score`` over the rows used (label and every score present),
+sorts the groups by decreasing score and writes them once to an uncompressed Parquet
+file of the engine's temporary folder, all three steps spilling to ``temp_directory``
+beyond ``memory_limit``. The summary's distinct and tied counts are read from that file,
+and every pass of :meth:`SqlEngine.groups` streams it back in its order, in chunks of
+numpy arrays, on a cursor of its own (the report reads two streams at once): Python
+holds one chunk at a time, so a table of 10^8 distinct scores never sits in Python
+memory, and no window runs over every distinct score. Segments (``by``) and the pairs of
+two scores (:meth:`SqlEngine.pair_groups`) are grouped, sorted and kept the same way.
 
 The score keeps its type: integer columns are read as BIGINT (int64 in numpy), floating
 and decimal columns as DOUBLE (``+ 0`` turns -0.0 into 0.0, so the two are one group, as
@@ -605,13 +610,15 @@ class DuckDBEngine(SqlEngine):
             options = "" if source.kind == "parquet" else ", header = true"
             for path in source.paths:
                 try:
-                    ((rows,),) = self._execute(
+                    ((rows,),) = self.connection.execute(
                         f"SELECT COUNT(*) FROM {reader}({sql_string(path)}{options})"
                     ).fetchall()
                 except self._duckdb.Error as exc:
                     raise ValueError(
                         f"cannot read {path!r}: {str(exc).splitlines()[0]}") from None
                 self._inputs.append(InputFile(path, sha256_of(path), int(rows)))
+            if not any(i.rows for i in self._inputs):
+                raise ValueError("the data has no rows (" + ", ".join(source.paths) + ")")
             paths = ", ".join(sql_string(p) for p in source.paths)
             extra = ", union_by_name = true" if len(source.paths) > 1 else ""
             self._execute(f"CREATE TEMPORARY VIEW {q} AS SELECT * FROM "
