@@ -4,9 +4,16 @@ the report: a plain, JSON-able dict (see ``REPORT.md`` for its keys).
 Passes over the score groups of each score column: one for every number that needs
 only the class totals (given up front by the engine's summary), a second for the
 DeLong variance (it needs the AUC) and the score-distribution figure (it needs the
-range); with ``by``, two over the segment groups; with two or more scores, one over the
-pair groups of each pair; with a baseline, two over the baseline's groups and one
-more over the data's.
+range); with ``by``, two over the segment groups; with two or more scores, for each
+pair one over its pair groups joined with one more over the groups of the score with
+more distinct values (the other score's placements are held as a table, one row per
+distinct score: the only memory that grows with the data); with a baseline, two over
+the baseline's groups and one more over the data's.
+
+Counts (no weights or integer weights, which are frequency weights) give exact
+fractions and DeLong intervals; fractional weights give floats and no interval. The
+KS is ``max(TPR - FPR)`` as :func:`course_lib.ks_statistic` defines it (not the
+absolute value), so Youden's J point and the KS point are the same threshold.
 
 Exact fractions are written ``{"fraction": "p/q", "value": float}``; a number that is
 undefined is ``None`` (with a note in ``"notes"``).
