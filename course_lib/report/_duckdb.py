@@ -1,12 +1,17 @@
 """The DuckDB engine of the report (the embedded default), and what it shares with Spark.
 
-The rows stay in the engine. For each score column the engine runs **one**
-``GROUP BY score`` over the rows used (label and every score present), keeps the result
-in a temporary table (DuckDB spills it to ``temp_directory`` beyond ``memory_limit``),
-reads the summary's distinct and tied counts from that table, and streams the groups out
-of it sorted by decreasing score, in chunks of numpy arrays: Python holds one chunk at a
-time, so a table of 10^8 distinct scores never sits in Python memory, and no window runs
-over every distinct score.
+The rows stay in the engine. Two scans validate them (the label's extreme values and the
+counts of rows read and dropped; then the label's other values, the class totals, NaN
+or infinite scores, bad weights, the score ranges). Then, for each score column, DuckDB
+runs **one** ``GROUP BY score`` over the rows used (label and every score present),
+sorts the groups by decreasing score and writes them once to an uncompressed Parquet
+file of the engine's temporary folder, all three steps spilling to ``temp_directory``
+beyond ``memory_limit``. The summary's distinct and tied counts are read from that file,
+and every pass of :meth:`SqlEngine.groups` streams it back in its order, in chunks of
+numpy arrays, on a cursor of its own (the report reads two streams at once): Python
+holds one chunk at a time, so a table of 10^8 distinct scores never sits in Python
+memory, and no window runs over every distinct score. Segments (``by``) and the pairs of
+two scores (:meth:`SqlEngine.pair_groups`) are grouped, sorted and kept the same way.
 
 The score keeps its type: integer columns are read as BIGINT (int64 in numpy), floating
 and decimal columns as DOUBLE (``+ 0`` turns -0.0 into 0.0, so the two are one group, as
@@ -20,11 +25,14 @@ adds reading the data and streaming a query's result with ``fetch_df_chunk``.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import math
+import os
 import re
 import shutil
 import tempfile
+import weakref
 from collections.abc import Iterator, Sequence
 from decimal import Decimal
 from typing import Any
@@ -71,8 +79,12 @@ def _kind(sql_type: str) -> str | None:
     return None
 
 
-def _literal(value: Any) -> str:
-    """A SQL literal for a label value (``pos_label``): a string, a bool or a number."""
+def _literal(value: Any, dialect: Dialect) -> str:
+    """A SQL literal for a label value (``pos_label``): a string, a bool or a number.
+
+    >>> _literal("it's", DUCKDB), _literal(1, DUCKDB), _literal(True, DUCKDB)
+    ("'it''s'", '1', 'TRUE')
+    """
     if isinstance(value, (bool, np.bool_)):
         return "TRUE" if value else "FALSE"
     if isinstance(value, (int, np.integer)):
@@ -82,6 +94,10 @@ def _literal(value: Any) -> str:
             raise ValueError(f"pos_label must be finite, got {value!r}")
         return repr(float(value))
     if isinstance(value, str):
+        if dialect.name == "spark":  # a backslash escapes the next character
+            if "\x00" in value:
+                raise ValueError(f"pos_label cannot contain a NUL character: {value!r}")
+            return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
         return sql_string(value)
     raise ValueError(
         f"pos_label must be a string, a bool or a number, got {type(value).__name__}"
@@ -115,8 +131,10 @@ class SqlEngine:
     """An engine over rows kept in a SQL engine (the part DuckDB and Spark share).
 
     A subclass sets ``dialect`` and implements ``_fetch`` (one statement, all its rows),
-    ``_stream`` (one statement, its rows as chunks of numpy columns), ``_keep`` (store a
-    query's result in a temporary table, return its quoted name), ``_drop`` and
+    ``_stream`` (one statement over kept groups, its rows as chunks of numpy columns;
+    several streams may be read at once), ``_keep_sorted``
+    (store a query's result; return SQL for it as a table and SQL that reads it in a
+    given order), ``_drop`` (forget what ``_keep_sorted`` stored) and
     ``_columns`` (the source's column names and SQL types), then calls
     :meth:`_prepare` with the name of a view of the rows.
     """
@@ -133,7 +151,7 @@ class SqlEngine:
     def _stream(self, sql: str, chunk: int) -> Iterator[dict[str, np.ndarray]]:  # pragma: no cover
         raise NotImplementedError
 
-    def _keep(self, sql: str) -> str:  # pragma: no cover - abstract
+    def _keep_sorted(self, select: str, order: str) -> tuple[str, str]:  # pragma: no cover
         raise NotImplementedError
 
     def _drop(self, name: str) -> None:  # pragma: no cover - abstract
@@ -162,7 +180,7 @@ class SqlEngine:
             raise ValueError(f"a score column is named twice: {list(names)}")
         self.scores = names
         self.by = by
-        self._tables: dict[tuple[str, str | None], str] = {}
+        self._tables: dict[tuple[str, str | None], tuple[str, str]] = {}
         self._summary: Summary | None = None
         d = self.dialect
         cols = self._columns(view)
@@ -214,35 +232,7 @@ class SqlEngine:
         self._used = " AND ".join(used)
         self._aliases = {name: f"s{i}_" for i, name in enumerate(names)}
 
-        # the label's values among the rows used: at most three are needed to judge
-        values = [row[0] for row in self._fetch(
-            f"SELECT DISTINCT {self._label} FROM {self._view} WHERE {self._used} LIMIT 3")]
-        values = [float(v) if isinstance(v, Decimal) else v for v in values]
-        head = self._fetch(
-            f"SELECT COUNT(*), {', '.join(f'COUNT(*) FILTER (WHERE {c})' for c in dropped)}, "
-            f"COUNT(*) FILTER (WHERE {self._label} IS NULL) FROM {self._view}")[0]
-        self._rows = int(head[0])
-        self._dropped_score = {n: int(v) for n, v in zip(names, head[1:-1])}
-        self._dropped_label = int(head[-1])
-        if self._rows == 0:
-            raise ValueError("the data has no rows")
-        if not values:
-            raise ValueError(
-                f"no row has a label and every score ({self._rows} rows read, "
-                f"{self._dropped_label} without a label)")
-        if len(values) > 2:
-            more = self._fetch(
-                f"SELECT COUNT(DISTINCT {self._label}) FROM {self._view} WHERE {self._used}")
-            shown = ", ".join(repr(v) for v in sorted(values, key=repr))
-            raise ValueError(
-                f"the label must be binary: found {int(more[0][0])} distinct values, "
-                f"among them {shown}")
-        positive = positive_class(values, pos_label)
-        if positive is None:  # 0/1 numbers or bools
-            self._y = f"CAST({self._label} AS INTEGER)"
-        else:
-            self._y = f"CASE WHEN {self._label} = {_literal(positive)} THEN 1 ELSE 0 END"
-        self._check_values()
+        self._check_values(dropped, pos_label)
 
     def _rows_sql(self, *scores: str, by: bool = False) -> str:
         """The rows used: y (0/1), the scores asked for, w and the segment b_."""
@@ -260,32 +250,68 @@ class SqlEngine:
         return ("SUM(CASE WHEN y = 1 THEN w ELSE 0.0 END)",
                 "SUM(CASE WHEN y = 1 THEN 0.0 ELSE w END)")
 
-    def _check_values(self) -> None:
-        """One pass over the rows used: class totals, bad scores and weights, ranges."""
-        d = self.dialect
-        pos, neg = self._class_sums()
-        cols = [pos, neg]
+    def _check_values(self, dropped: list[str], pos_label: Any) -> None:
+        """Two passes over the rows: counts and the label's extreme values, then the
+        label's other values, the class totals, bad scores and weights, score ranges."""
+        d, lab, used = self.dialect, self._label, self._used
+        head = self._fetch(
+            f"SELECT COUNT(*), COUNT(*) FILTER (WHERE {lab} IS NULL), "
+            f"{''.join(f'COUNT(*) FILTER (WHERE {c}), ' for c in dropped)}"
+            f"MIN({lab}) FILTER (WHERE {used}), MAX({lab}) FILTER (WHERE {used}) "
+            f"FROM {self._view}")[0]
+        self._rows, self._dropped_label = int(head[0]), int(head[1])
+        self._dropped_score = {n: int(v) for n, v in zip(self.scores, head[2:-2])}
+        if self._rows == 0:
+            raise ValueError("the data has no rows")
+        lo, hi = (float(v) if isinstance(v, Decimal) else v for v in head[-2:])
+        if lo is None:
+            raise ValueError(
+                f"no row has a label and every score ({self._rows} rows read, "
+                f"{self._dropped_label} without a label)")
+        if any(isinstance(v, float) and math.isnan(v) for v in (lo, hi)):
+            raise ValueError("the label has NaN values (a missing label is NULL)")
+        lo_sql, hi_sql = _literal(lo, d), _literal(hi, d)
+        w = self._weight if self._weight is not None else "1"
+        cols = [f"COUNT(*) FILTER (WHERE {lab} <> {lo_sql} AND {lab} <> {hi_sql})",
+                f"SUM(CASE WHEN {lab} = {hi_sql} THEN {w} ELSE 0 END)",
+                f"SUM(CASE WHEN {lab} = {hi_sql} THEN 0 ELSE {w} END)"]
         for n in self.scores:
-            a = self._aliases[n]
+            x = self._score_sql[n]
             if self._score_kind[n] == "float":
-                cols.append(f"COUNT(*) FILTER (WHERE NOT {d.is_finite.format(x=a)})")
+                cols.append(f"COUNT(*) FILTER (WHERE NOT {d.is_finite.format(x=x)})")
             else:
                 cols.append("0")
-            cols += [f"MIN({a})", f"MAX({a})"]
+            cols += [f"MIN({x})", f"MAX({x})"]
         if self._weight is not None:
-            finite = d.is_finite.format(x="w")
-            cols += ["COUNT(*) FILTER (WHERE w IS NULL)",
-                     f"COUNT(*) FILTER (WHERE w IS NOT NULL AND (NOT {finite} OR w < 0))",
-                     f"COUNT(*) FILTER (WHERE {finite} AND w <> FLOOR(w))"]
-        row = self._fetch(f"SELECT {', '.join(cols)} FROM ({self._rows_sql(*self.scores)}) AS r_")[0]
+            finite = d.is_finite.format(x=self._weight)
+            cols += [f"COUNT(*) FILTER (WHERE {self._weight} IS NULL)",
+                     f"COUNT(*) FILTER (WHERE {self._weight} IS NOT NULL AND "
+                     f"(NOT {finite} OR {self._weight} < 0))",
+                     f"COUNT(*) FILTER (WHERE {finite} AND {self._weight} <> FLOOR({self._weight}))"]
+        row = self._fetch(f"SELECT {', '.join(cols)} FROM {self._view} WHERE {used}")[0]
+        if row[0]:
+            (k,), = self._fetch(f"SELECT COUNT(DISTINCT {lab}) FROM {self._view} WHERE {used}")
+            some = self._fetch(f"SELECT DISTINCT {lab} FROM {self._view} WHERE {used} LIMIT 5")
+            shown = ", ".join(repr(v[0]) for v in sorted(some, key=repr))
+            raise ValueError(
+                f"the label must be binary: found {int(k)} distinct values: {shown}"
+                + (", ..." if k > 5 else ""))
+        positive = positive_class([lo] if lo == hi else [lo, hi], pos_label)
+        high, other = row[1], row[2]
+        if positive is None:  # 0/1 numbers or bools: 1 (True) is positive, if present
+            m1, m0 = (high, other) if hi == 1 else (0, high)
+            positive = hi
+        else:
+            m1, m0 = (high, other) if positive == hi else (other, high)
+        self._y = f"CASE WHEN {lab} = {_literal(positive, d)} THEN 1 ELSE 0 END"
         self._prob: dict[str, bool] = {}
         for i, n in enumerate(self.scores):
-            bad, lo, hi = row[2 + 3 * i: 5 + 3 * i]
+            bad, smin, smax = row[3 + 3 * i: 6 + 3 * i]
             if bad:
                 raise ValueError(
                     f"the score {n!r} has {int(bad)} NaN or infinite values among the rows "
                     "used; scores must be finite (a missing score is NULL)")
-            self._prob[n] = bool(lo >= 0 and hi <= 1)
+            self._prob[n] = bool(smin >= 0 and smax <= 1)
         self._integral = True
         if self._weight is not None:
             missing, bad, fractional = row[-3:]
@@ -295,28 +321,28 @@ class SqlEngine:
                 raise ValueError(
                     f"the weight has {int(bad)} negative, NaN or infinite values; weights "
                     "must be finite and non-negative")
-            self._integral = not fractional
-        m1, m0 = row[0], row[1]
-        if self._weight is None:
-            self._m1: int | float = int(m1 or 0)
-            self._m0: int | float = int(m0 or 0)
+            self._m1: int | float = float(m1 or 0.0)
+            self._m0: int | float = float(m0 or 0.0)
+            self._integral = not fractional and self._m1 + self._m0 < 2**53
         else:
-            self._m1, self._m0 = float(m1 or 0.0), float(m0 or 0.0)
-            self._integral = self._integral and self._m1 + self._m0 < 2**53
+            self._m1, self._m0 = int(m1 or 0), int(m0 or 0)
         need_classes(self._m1, self._m0, "the report", warn=False)
 
     # ------------------------------------------------------------------- the protocol
 
-    def _grouped(self, score: str, by: bool) -> str:
-        """The temporary table of one score's groups (s, pos, neg, n[, b_]), made once."""
+    def _grouped(self, score: str, by: bool) -> tuple[str, str]:
+        """One score's groups (s, pos, neg[, n][, b_]), made once by one ``GROUP BY``:
+        SQL for their table and SQL that reads them in the order of :meth:`groups`."""
         key = (score, self._by if by else None)
         if key not in self._tables:
             a = self._aliases[score]
             pos, neg = self._class_sums()
             keys = f"b_, {a}" if by else a
-            self._tables[key] = self._keep(
-                f"SELECT {'b_, ' if by else ''}{a} AS s, {pos} AS pos, {neg} AS neg, "
-                f"COUNT(*) AS n FROM ({self._rows_sql(score, by=by)}) AS r_ GROUP BY {keys}")
+            count = ", COUNT(*) AS n" if self._weight is not None else ""
+            select = (f"SELECT {'b_, ' if by else ''}{a} AS s, {pos} AS pos, {neg} AS neg"
+                      f"{count} FROM ({self._rows_sql(score, by=by)}) AS r_ GROUP BY {keys}")
+            order = "b_ ASC NULLS LAST, s DESC" if by else "s DESC"
+            self._tables[key] = self._keep_sorted(select, order)
         return self._tables[key]
 
     def _score_name(self, score: str) -> str:
@@ -331,9 +357,10 @@ class SqlEngine:
         if self._summary is None:
             distinct, tied = {}, {}
             for n in self.scores:
+                size = "n" if self._weight is not None else "pos + neg"
                 ((k, t),) = self._fetch(
-                    "SELECT COUNT(*), COALESCE(SUM(CASE WHEN n > 1 THEN n ELSE 0 END), 0) "
-                    f"FROM {self._grouped(n, False)}")
+                    f"SELECT COUNT(*), COALESCE(SUM(CASE WHEN {size} > 1 THEN {size} ELSE 0 "
+                    f"END), 0) FROM {self._grouped(n, False)[0]}")
                 distinct[n], tied[n] = int(k), int(t)
             self._summary = Summary(
                 rows=self._rows,
@@ -360,16 +387,14 @@ class SqlEngine:
         a = self._score_name(score)
         if by is not None and by != self.by:
             raise ValueError(f"this engine was made with by={self.by!r}, not {by!r}")
-        table = self._grouped(a, by is not None)
-        if by is None:
-            sql = f"SELECT s, pos, neg FROM {table} ORDER BY s DESC"
-        else:
-            sql = f"SELECT s, pos, neg, b_ FROM {table} ORDER BY b_ ASC NULLS LAST, s DESC"
+        _, sql = self._grouped(a, by is not None)
         kind = self._score_kind[a]
+        last: tuple[Any, Any] | None = None
         for part in _rechunk(self._stream(sql, chunk), chunk):
-            yield Groups(
-                _as(part["s"], kind), self._counts(part["pos"]), self._counts(part["neg"]),
-                _segments(part["b_"]) if by is not None else None)
+            g = Groups(_as(part["s"], kind), self._counts(part["pos"]),
+                       self._counts(part["neg"]), _segments(part["b_"]) if by else None)
+            last = _check_order(g, last)
+            yield g
 
     def pair_groups(
         self, score_a: str, score_b: str, *, chunk: int = CHUNK
@@ -382,22 +407,55 @@ class SqlEngine:
             raise ValueError(f"pair_groups needs two different scores, got {a!r} twice")
         pos, neg = self._class_sums()
         ca, cb = self._aliases[a], self._aliases[b]
-        sql = (f"SELECT {ca} AS sa, {cb} AS sb, {pos} AS pos, {neg} AS neg "
-               f"FROM ({self._rows_sql(a, b)}) AS r_ GROUP BY {ca}, {cb} "
-               "ORDER BY sa DESC, sb DESC")
-        for part in _rechunk(self._stream(sql, chunk), chunk):
-            yield PairGroups(_as(part["sa"], self._score_kind[a]),
-                             _as(part["sb"], self._score_kind[b]),
-                             self._counts(part["pos"]), self._counts(part["neg"]))
+        select = (f"SELECT {ca} AS sa, {cb} AS sb, {pos} AS pos, {neg} AS neg "
+                  f"FROM ({self._rows_sql(a, b)}) AS r_ GROUP BY {ca}, {cb}")
+        table, sql = self._keep_sorted(select, "sa DESC, sb DESC")
+        try:
+            for part in _rechunk(self._stream(sql, chunk), chunk):
+                yield PairGroups(_as(part["sa"], self._score_kind[a]),
+                                 _as(part["sb"], self._score_kind[b]),
+                                 self._counts(part["pos"]), self._counts(part["neg"]))
+        finally:
+            self._drop(table)
 
     def _counts(self, values: np.ndarray) -> np.ndarray:
         return np.asarray(values, dtype=np.float64 if self._weight is not None else np.int64)
 
     def close(self) -> None:
         """Drop the temporary tables of the groups."""
-        for name in self._tables.values():
-            self._drop(name)
+        for table, _ in self._tables.values():
+            self._drop(table)
         self._tables.clear()
+
+
+def _remove_folders(folders: list[str]) -> None:
+    """Remove the engine's temporary folders (the list is emptied)."""
+    while folders:
+        shutil.rmtree(folders.pop(), ignore_errors=True)
+
+
+def _check_order(g: Groups, last: tuple[Any, Any] | None) -> tuple[Any, Any] | None:
+    """Raise unless the groups come in decreasing score order within each segment, from
+    one chunk to the next too; return the last (segment, score) seen. A guard: the
+    engine reads the groups back in the order it wrote them."""
+    s = g.score
+    if s.size == 0:
+        return last
+    if g.segment is None:
+        same = np.ones(s.size - 1, dtype=bool)
+        first_same = last is not None
+    else:
+        same = g.segment[1:] == g.segment[:-1]
+        first_same = last is not None and _same_segment(last[0], g.segment[0])
+    bad = bool(np.any(same & (s[1:] >= s[:-1]))) or bool(first_same and last is not None
+                                                         and not s[0] < last[1])
+    if bad:
+        raise RuntimeError("the engine returned the score groups out of order")
+    return (None if g.segment is None else g.segment[-1], s[-1])
+
+
+def _same_segment(a: Any, b: Any) -> bool:
+    return (a is None and b is None) or (a is not None and b is not None and a == b)
 
 
 def _as(values: np.ndarray, kind: str) -> np.ndarray:
@@ -491,19 +549,23 @@ class DuckDBEngine(SqlEngine):
         self._duckdb = duckdb
         self._tables = {}
         self._own_temp: str | None = None
+        self._group_dir: str | None = None
+        # folders of this engine: removed by close(), or when the engine is collected
+        # (course_lib.report() makes an engine and drops it), or at exit
+        self._folders: list[str] = []
+        self._finalizer = weakref.finalize(self, _remove_folders, self._folders)
         self._cleanup: list[str] = []
         self._inputs: list[InputFile] = []
         if connection is None:
             connection = duckdb.connect()
             if temp_directory is None:
                 temp_directory = self._own_temp = tempfile.mkdtemp(prefix="course_lib_duckdb_")
+                self._folders.append(temp_directory)
             settings = {"temp_directory": temp_directory, "memory_limit": memory_limit,
                         "threads": threads}
             for key, value in settings.items():
                 if value is not None:
                     connection.execute(f"SET {key} = {sql_string(str(value))}")
-            # the groups are read in the order of ORDER BY; nothing else needs an order
-            connection.execute("SET preserve_insertion_order = false")
         self.connection = connection
         try:
             view = self._read(data)
@@ -548,13 +610,15 @@ class DuckDBEngine(SqlEngine):
             options = "" if source.kind == "parquet" else ", header = true"
             for path in source.paths:
                 try:
-                    ((rows,),) = self._execute(
+                    ((rows,),) = self.connection.execute(
                         f"SELECT COUNT(*) FROM {reader}({sql_string(path)}{options})"
                     ).fetchall()
                 except self._duckdb.Error as exc:
                     raise ValueError(
                         f"cannot read {path!r}: {str(exc).splitlines()[0]}") from None
                 self._inputs.append(InputFile(path, sha256_of(path), int(rows)))
+            if not any(i.rows for i in self._inputs):
+                raise ValueError("the data has no rows (" + ", ".join(source.paths) + ")")
             paths = ", ".join(sql_string(p) for p in source.paths)
             extra = ", union_by_name = true" if len(source.paths) > 1 else ""
             self._execute(f"CREATE TEMPORARY VIEW {q} AS SELECT * FROM "
@@ -615,24 +679,61 @@ class DuckDBEngine(SqlEngine):
         return [tuple(r) for r in self._execute(sql).fetchall()]
 
     def _stream(self, sql: str, chunk: int) -> Iterator[dict[str, np.ndarray]]:
-        result = self._execute(sql)
-        vectors = max(1, -(-chunk // 2048))  # DuckDB hands out vectors of 2048 rows
-        while True:
-            try:
-                frame = result.fetch_df_chunk(vectors)
-            except self._duckdb.OutOfMemoryException as exc:
-                raise MemoryError(str(exc).splitlines()[0]) from exc
-            if len(frame) == 0:
-                return
-            yield {c: frame[c].to_numpy() for c in frame.columns}
+        """Stream a query over kept groups (Parquet files) on a cursor of its own, so
+        that several streams can be read at once (the report merges two)."""
+        cursor = self.connection.cursor()
+        try:
+            with self._insertion_order():
+                result = cursor.execute(sql)
+            vectors = max(1, -(-chunk // 2048))  # DuckDB hands out vectors of 2048 rows
+            while True:
+                try:
+                    frame = result.fetch_df_chunk(vectors)
+                except self._duckdb.OutOfMemoryException as exc:
+                    raise MemoryError(str(exc).splitlines()[0]) from exc
+                if len(frame) == 0:
+                    return
+                yield {c: frame[c].to_numpy() for c in frame.columns}
+        finally:
+            cursor.close()
 
-    def _keep(self, sql: str) -> str:
-        name = relation(fresh_name("course_lib_groups"), label="y", score="s").source
-        self._execute(f"CREATE TEMPORARY TABLE {name} AS {sql}")
-        return name
+    def _keep_sorted(self, select: str, order: str) -> tuple[str, str]:
+        """Write the groups, sorted, to an uncompressed Parquet file of the engine's
+        folder: DuckDB groups (spilling beyond ``memory_limit``), sorts (spilling too)
+        and writes once; every pass then reads the file in its order, which DuckDB
+        keeps (``preserve_insertion_order``) and :func:`_check_order` checks."""
+        path = os.path.join(self._folder(), fresh_name("groups") + ".parquet")
+        with self._insertion_order():
+            self._execute(f"COPY ({select} ORDER BY {order}) TO {sql_string(path)} "
+                          "(FORMAT parquet, COMPRESSION uncompressed)")
+        sql = f"SELECT * FROM read_parquet({sql_string(path)})"
+        return f"({sql}) AS g_", sql
 
     def _drop(self, name: str) -> None:
-        self.connection.execute(f"DROP TABLE IF EXISTS {name}")
+        path = re.search(r"read_parquet\('(.*)'\)", name)
+        if path is not None:
+            with contextlib.suppress(OSError):
+                os.remove(path.group(1).replace("''", "'"))
+
+    def _folder(self) -> str:
+        if self._group_dir is None:
+            self._group_dir = tempfile.mkdtemp(prefix="course_lib_groups_")
+            self._folders.append(self._group_dir)
+        return self._group_dir
+
+    @contextlib.contextmanager
+    def _insertion_order(self) -> Iterator[None]:
+        """``preserve_insertion_order`` on for the statements inside (then restored)."""
+        ((before,),) = self.connection.execute(
+            "SELECT current_setting('preserve_insertion_order')").fetchall()
+        if before:
+            yield
+            return
+        self.connection.execute("SET preserve_insertion_order = true")
+        try:
+            yield
+        finally:
+            self.connection.execute("SET preserve_insertion_order = false")
 
     def close(self) -> None:
         """Drop the temporary tables and views, detach databases, remove the spill
@@ -649,6 +750,5 @@ class DuckDBEngine(SqlEngine):
                     self.connection.execute(f"DETACH DATABASE IF EXISTS {name}")
             self._cleanup.clear()
         finally:
-            if self._own_temp is not None:
-                shutil.rmtree(self._own_temp, ignore_errors=True)
-                self._own_temp = None
+            _remove_folders(self._folders)
+            self._own_temp = self._group_dir = None

@@ -1,0 +1,520 @@
+"""The report's engines: DuckDB and Spark give MemoryEngine's summary and groups exactly.
+
+Random tables (ties, integer and fractional weights, a segment column with a missing
+value, two scores, missing labels and scores, text labels with ``pos_label``, int64
+scores beyond 2**53) go through :class:`MemoryEngine` and :class:`DuckDBEngine`, read
+from a DataFrame and from Parquet; every chunk of groups, of segment groups and of pair
+groups must be equal, and the report made through DuckDB must equal the report made in
+memory. The sources (files, globs, CSV, ``db.duckdb:table``) record each file's SHA-256
+and rows. Column names that need quoting work; names that try to inject SQL are only
+missing columns. Every bad input is a ValueError that names the problem. Spark
+(local[2], one session for the module) agrees with DuckDB on a few small tables.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import warnings
+from pathlib import Path
+
+import duckdb
+import numpy as np
+import pandas as pd
+import pytest
+
+from course_lib.report import MemoryEngine
+from course_lib.report._duckdb import DuckDBEngine, _rechunk
+from course_lib.report._engine import Groups
+
+IN_CI = os.environ.get("CI", "").lower() == "true"
+SCORES = ("s1", "s2")
+
+
+# ------------------------------------------------------------------------ the tables
+
+
+def make_table(seed: int) -> tuple[pd.DataFrame, dict]:
+    """A random table and the engine arguments for it.
+
+    Kinds by ``seed % 4``: 0/1 labels, text labels with ``pos_label``, bool labels,
+    labels 0/1 as floats; weights none / integer / fractional by ``seed % 3``; scores on
+    coarse grids (ties), one of them int64 (sometimes beyond 2**53) every other seed."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(5, 300))
+    y = rng.random(n) < rng.uniform(0.1, 0.9)
+    y[0], y[1] = True, False
+    levels = int(rng.choice([2, 7, 50, 10**6]))
+    s1 = np.floor((rng.random(n) + 0.7 * y) * levels) / levels
+    if seed % 2:
+        s2 = rng.integers(-5, 5, n).astype(np.int64) + 3 * y
+        if seed % 4 == 1:
+            s2 = s2 + 2**62  # int64 that float64 cannot hold: must stay exact
+    else:
+        s2 = np.round(rng.normal(size=n) + y, 1)
+    kind = seed % 4
+    label: object
+    kwargs: dict = {}
+    if kind == 0:
+        label = y.astype(np.int64)
+    elif kind == 1:
+        label = np.where(y, "bad", "good")
+        kwargs["pos_label"] = "bad"
+    elif kind == 2:
+        label = y
+    else:
+        label = y.astype(np.float64)
+    frame = pd.DataFrame({"y": label, "s1": s1, "s2": s2,
+                          "seg": rng.choice(["north", "south", "east"], n)})
+    frame["seg"] = frame["seg"].where(rng.random(n) > 0.1, None)
+    if seed % 3 == 1:
+        frame["w"] = rng.integers(0, 5, n).astype(np.float64)
+        frame.loc[0, "w"] = frame.loc[1, "w"] = 2.0
+        kwargs["weight"] = "w"
+    elif seed % 3 == 2:
+        frame["w"] = rng.gamma(1.0, size=n)
+        kwargs["weight"] = "w"
+    if seed % 5 == 0 and n > 10:  # missing labels and scores, dropped and counted
+        frame["s1"] = frame["s1"].astype(object)
+        frame.loc[5, "s1"] = None
+        frame["y"] = frame["y"].astype(object)
+        frame.loc[6, "y"] = None
+    return frame, kwargs
+
+
+SEEDS = range(48)
+
+
+def assert_chunks_equal(ours: list, theirs: list, weighted: bool) -> None:
+    """Equal chunk by chunk: scores exactly (and their dtypes, see below), counts
+    exactly, float weight sums to 1e-12 relative (another order of addition)."""
+    assert len(ours) == len(theirs) > 0
+    for a, b in zip(ours, theirs):
+        assert type(a) is type(b)
+        for name, x, z in zip(a._fields, a, b):
+            if x is None or z is None:
+                assert x is None and z is None, name
+            elif name in ("pos", "neg") and weighted:
+                assert x.dtype == z.dtype == np.float64
+                np.testing.assert_allclose(x, z, rtol=1e-12, atol=1e-12, err_msg=name)
+            else:
+                # integer scores stay int64 in the engine; MemoryEngine turns those that
+                # float64 holds exactly into float64 (the library's score policy): the
+                # same numbers
+                assert x.dtype == z.dtype or (name.startswith("score") and (
+                    x.dtype, z.dtype) == (np.int64, np.float64)), (name, x.dtype, z.dtype)
+                assert x.tolist() == z.tolist(), name
+
+
+def assert_summaries_equal(a, b, integral: bool) -> None:
+    for name, x, z in zip(a._fields, a, b):
+        if name in ("positives", "negatives") and not integral:
+            assert x == pytest.approx(z, rel=1e-12), name
+        else:
+            assert x == z, name
+            assert type(x) is type(z), name
+
+
+@pytest.fixture(scope="module")
+def tables(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("tables")
+    out = {}
+    for seed in SEEDS:
+        frame, kwargs = make_table(seed)
+        path = folder / f"t{seed}.parquet"
+        con = duckdb.connect()
+        con.register("f", frame)
+        con.execute(f"COPY f TO '{path.as_posix()}' (FORMAT parquet)")
+        con.close()
+        out[seed] = (frame, kwargs, path)
+    return out
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_duckdb_equals_memory(tables, seed):
+    frame, kwargs, path = tables[seed]
+    memory = MemoryEngine(frame, label="y", scores=SCORES, by="seg", **kwargs)
+    source = frame if seed % 2 else str(path)
+    with DuckDBEngine(source, label="y", scores=SCORES, by="seg", **kwargs) as engine:
+        assert engine.scores == SCORES and engine.by == "seg"
+        summary = engine.summary()
+        assert_summaries_equal(summary, memory.summary(), summary.integral)
+        weighted = summary.weighted
+        chunk = [1, 3, 64, 2**20][seed % 4]
+        for score in SCORES:
+            for by in (None, "seg"):
+                assert_chunks_equal(list(engine.groups(score, by=by, chunk=chunk)),
+                                    list(memory.groups(score, by=by, chunk=chunk)), weighted)
+            # a second pass reads the kept groups again, identically
+            assert_chunks_equal(list(engine.groups(score, chunk=chunk)),
+                                list(memory.groups(score, chunk=chunk)), weighted)
+        assert_chunks_equal(list(engine.pair_groups("s1", "s2", chunk=chunk)),
+                            list(memory.pair_groups("s1", "s2", chunk=chunk)), weighted)
+        assert_chunks_equal(list(engine.pair_groups("s2", "s1", chunk=chunk)),
+                            list(memory.pair_groups("s2", "s1", chunk=chunk)), weighted)
+
+
+def test_groups_are_in_decreasing_order_and_chunks_have_the_size_asked(tables):
+    frame, kwargs, path = tables[3]
+    with DuckDBEngine(path, label="y", scores=SCORES, **kwargs) as engine:
+        chunks = list(engine.groups("s1", chunk=4))
+    sizes = [c.score.size for c in chunks]
+    assert sizes[:-1] == [4] * (len(sizes) - 1) and 1 <= sizes[-1] <= 4
+    scores = np.concatenate([c.score for c in chunks])
+    assert (np.diff(scores) < 0).all()
+
+
+def test_streams_can_be_read_at_once(tables):
+    # the report merges the pair groups with the groups of the first score
+    frame, kwargs, path = tables[7]
+    memory = MemoryEngine(frame, label="y", scores=SCORES, by="seg", **kwargs)
+    with DuckDBEngine(path, label="y", scores=SCORES, by="seg", **kwargs) as engine:
+        streams = [engine.pair_groups("s1", "s2", chunk=3), engine.groups("s1", chunk=2),
+                   engine.groups("s2", by="seg", chunk=5)]
+        out: list[list] = [[], [], []]
+        live = set(range(3))
+        while live:
+            for i in sorted(live):
+                try:
+                    out[i].append(next(streams[i]))
+                except StopIteration:
+                    live.discard(i)
+    assert_chunks_equal(out[0], list(memory.pair_groups("s1", "s2", chunk=3)), False)
+    assert_chunks_equal(out[1], list(memory.groups("s1", chunk=2)), False)
+    assert_chunks_equal(out[2], list(memory.groups("s2", by="seg", chunk=5)), False)
+
+
+def test_rechunk_cuts_exactly():
+    parts = [{"a": np.arange(k)} for k in (0, 5, 1, 0, 7, 2)]
+    out = list(_rechunk(iter(parts), 4))
+    assert [c["a"].size for c in out] == [4, 4, 4, 3]
+    assert np.concatenate([c["a"] for c in out]).tolist() == [
+        *range(5), 0, *range(7), 0, 1]
+
+
+def test_int64_scores_keep_their_type_and_order():
+    big = 2**62
+    frame = pd.DataFrame({"y": [1, 0, 1, 0, 1], "s": np.array(
+        [big + 3, big + 2, big + 1, big + 1, big], dtype=np.int64)})
+    with DuckDBEngine(frame, label="y", scores="s") as engine:
+        (g,) = engine.groups("s")
+        assert g.score.dtype == np.int64
+        assert g.score.tolist() == [big + 3, big + 2, big + 1, big]  # float64: all one
+        assert g.pos.tolist() == [1, 0, 1, 1] and g.neg.tolist() == [0, 1, 1, 0]
+        assert engine.summary().distinct == {"s": 4}
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_report_through_duckdb_equals_report_in_memory(tables, seed):
+    from course_lib.report import report
+
+    frame, kwargs, path = tables[seed]
+    args = dict(label="y", scores=list(SCORES), by="seg", **kwargs)
+    ours = report(str(path), engine="duckdb", **args).data
+    theirs = report(frame, engine="memory", **args).data
+    for key in ("summary", "scores", "comparison", "segments"):
+        if kwargs.get("weight") and seed % 3 == 2:
+            assert _close(ours[key], theirs[key]), key
+        else:
+            assert ours[key] == theirs[key], key
+    assert ours["inputs"] == [{"path": str(path), "sha256": sha256(path),
+                               "rows": len(frame)}]
+
+
+def _close(a, b) -> bool:
+    """Equal, floats to 1e-9 relative (fractional weights add up in another order)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_close(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_close(x, z) for x, z in zip(a, b))
+    if isinstance(a, float) and isinstance(b, float):
+        return a == pytest.approx(b, rel=1e-9, abs=1e-12, nan_ok=True)
+    return a == b
+
+
+# --------------------------------------------------------------------------- sources
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def write(frame: pd.DataFrame, path: Path, fmt: str = "parquet") -> Path:
+    con = duckdb.connect()
+    con.register("f", frame)
+    option = "FORMAT parquet" if fmt == "parquet" else "FORMAT csv, HEADER true"
+    con.execute(f"COPY f TO '{path.as_posix()}' ({option})")
+    con.close()
+    return path
+
+
+SMALL = pd.DataFrame({"y": [0, 1, 1, 0, 1, 0], "p": [0.1, 0.9, 0.4, 0.4, 0.7, 0.2]})
+
+
+def test_a_glob_of_parquet_files_records_each_file(tmp_path):
+    a = write(SMALL.iloc[:4], tmp_path / "part-1.parquet")
+    b = write(SMALL.iloc[4:], tmp_path / "part-2.parquet")
+    with DuckDBEngine(str(tmp_path / "part-*.parquet"), label="y", scores="p") as engine:
+        assert engine.summary().rows == 6
+        assert engine.inputs() == [
+            {"path": str(a), "sha256": sha256(a), "rows": 4},
+            {"path": str(b), "sha256": sha256(b), "rows": 2},
+        ]
+        (g,) = engine.groups("p")
+        assert g.score.tolist() == [0.9, 0.7, 0.4, 0.2, 0.1]
+        assert g.pos.tolist() == [1, 1, 1, 0, 0] and g.neg.tolist() == [0, 0, 1, 1, 1]
+
+
+def test_csv_and_a_table_of_a_duckdb_file(tmp_path):
+    csv = write(SMALL, tmp_path / "scores.csv", "csv")
+    db = tmp_path / "models.duckdb"
+    con = duckdb.connect(str(db))
+    con.register("f", SMALL)
+    con.execute("CREATE SCHEMA risk; CREATE TABLE risk.scores AS SELECT * FROM f")
+    con.close()
+    expected = MemoryEngine(SMALL, label="y", scores="p").summary()
+    for data, path in ((csv, str(csv)), (f"{db}:risk.scores", f"{db}:risk.scores")):
+        with DuckDBEngine(data, label="y", scores="p") as engine:
+            assert engine.summary() == expected
+            source = csv if path == str(csv) else db
+            assert engine.inputs() == [{"path": path, "sha256": sha256(source), "rows": 6}]
+    with pytest.raises(ValueError, match="cannot read the table 'nope'"):
+        DuckDBEngine(f"{db}:nope", label="y", scores="p")
+
+
+def test_a_dataframe_is_recorded_as_the_memory_engine_records_it():
+    with DuckDBEngine(SMALL, label="y", scores="p") as engine:
+        assert engine.inputs() == MemoryEngine(SMALL, label="y", scores="p").inputs()
+
+
+def test_nothing_is_left_on_a_given_connection():
+    con = duckdb.connect()
+    con.execute("CREATE TABLE scores AS SELECT * FROM SMALL")
+    before = con.execute("SELECT table_name FROM duckdb_tables() UNION ALL "
+                         "SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall()
+    with DuckDBEngine("scores", label="y", scores="p", connection=con) as engine:
+        list(engine.groups("p"))
+        assert engine.inputs() == [{"path": "scores", "sha256": None, "rows": 6}]
+    after = con.execute("SELECT table_name FROM duckdb_tables() UNION ALL "
+                        "SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall()
+    assert before == after
+
+
+# ------------------------------------------------------------------- names and quoting
+
+
+ODD = 'risk "score", v2 -- final'
+INJECT = 'y" FROM scores; DROP TABLE scores; --'
+
+
+def test_a_name_that_needs_quoting_works(tmp_path):
+    frame = SMALL.rename(columns={"p": ODD, "y": "Default Flag"})
+    path = write(frame, tmp_path / "odd.parquet")
+    for data in (frame, str(path)):
+        with DuckDBEngine(data, label="default flag", scores=ODD) as engine:
+            (g,) = engine.groups(ODD)
+            assert g.score.tolist() == [0.9, 0.7, 0.4, 0.2, 0.1]
+            assert engine.summary().positives == 3
+
+
+def test_a_name_that_tries_to_inject_sql_is_only_a_missing_column():
+    con = duckdb.connect()
+    con.execute("CREATE TABLE scores AS SELECT * FROM SMALL")
+    for kwargs in ({"label": INJECT, "scores": "p"}, {"label": "y", "scores": INJECT},
+                   {"label": "y", "scores": "p", "weight": INJECT},
+                   {"label": "y", "scores": "p", "by": INJECT}):
+        with pytest.raises(ValueError, match="no .* column 'y\" FROM scores"):
+            DuckDBEngine("scores", connection=con, **kwargs)
+    with pytest.raises(ValueError, match="neither a table name"):
+        DuckDBEngine("scores; DROP TABLE scores", label="y", scores="p", connection=con)
+    assert con.execute("SELECT COUNT(*) FROM scores").fetchone() == (6,)
+    # and a column that really has that name is read like any other
+    frame = SMALL.rename(columns={"p": INJECT})
+    with DuckDBEngine(frame, label="y", scores=INJECT) as engine:
+        assert engine.summary().distinct == {INJECT: 5}
+    assert con.execute("SELECT COUNT(*) FROM scores").fetchone() == (6,)
+
+
+# ------------------------------------------------------------------------- bad input
+
+
+def bad_parquet(tmp_path: Path, frame: pd.DataFrame, name: str = "bad.parquet") -> str:
+    return str(write(frame, tmp_path / name))
+
+
+@pytest.mark.parametrize(
+    "frame, kwargs, message",
+    [
+        (SMALL, {"scores": "q"}, r"no score column 'q' in the data \(its columns: 'y', 'p'\)"),
+        (SMALL, {"label": "target"}, "no label column 'target'"),
+        (SMALL, {"weight": "w"}, "no weight column 'w'"),
+        (SMALL.assign(y=[0, 1, 2, 0, 1, 0]), {}, "the label must be binary: found 3"),
+        (SMALL.assign(y=["a", "b", "c", "a", "b", "a"]), {"pos_label": "a"},
+         "the label must be binary"),
+        (SMALL.assign(y=["no", "yes"] * 3), {"pos_label": "maybe"},
+         "pos_label 'maybe' is not a value of the label"),
+        (SMALL.assign(p=[0.1, np.inf, 0.3, 0.4, 0.5, 0.6]), {}, "NaN or infinite"),
+        (SMALL.assign(p=[0.1, -np.inf, 0.3, 0.4, 0.5, 0.6]), {}, "NaN or infinite"),
+        (SMALL.assign(y=0), {}, "no positive samples"),
+        (SMALL.assign(y=1), {}, "no negative samples"),
+        (SMALL.assign(y=["yes"] * 6), {}, "the label has one value only"),
+        (SMALL.iloc[:0], {}, "the data has no rows"),
+        (SMALL.assign(p=np.nan), {}, "no row has a label and every score"),
+        (SMALL.assign(p=["a", "b", "c", "d", "e", "f"]), {}, "must be numeric; its type is VARCHAR"),
+        (SMALL.assign(w=[1, 2, -1, 1, 1, 1.0]), {"weight": "w"}, "negative, NaN or infinite"),
+        (SMALL.assign(w=[1, 2, None, 1, 1, 1.0]), {"weight": "w"}, "weight is missing in 1 used"),
+        (SMALL.assign(w=0.0), {"weight": "w"}, "every sample weight is zero"),
+    ],
+)
+def test_bad_input_is_a_clear_value_error(tmp_path, frame, kwargs, message):
+    args = {"label": "y", "scores": "p", **kwargs}
+    for data in (frame, bad_parquet(tmp_path, frame)):
+        with pytest.raises(ValueError, match=message):
+            DuckDBEngine(data, **args)
+
+
+def test_nan_in_a_file_is_refused_not_dropped(tmp_path):
+    # in pandas NaN is the missing value (dropped and counted); in Parquet it is a value
+    frame = SMALL.assign(p=[0.1, np.nan, 0.3, 0.4, 0.5, 0.6])
+    with DuckDBEngine(frame, label="y", scores="p") as engine:
+        assert engine.summary().dropped_score == {"p": 1}
+    con = duckdb.connect()
+    path = tmp_path / "nan.parquet"
+    con.execute(f"COPY (SELECT * FROM (VALUES (0, 0.1::DOUBLE), (1, 'nan'::DOUBLE), "
+                f"(1, 0.3::DOUBLE)) t(y, p)) TO '{path.as_posix()}' (FORMAT parquet)")
+    with pytest.raises(ValueError, match="the score 'p' has 1 NaN or infinite values"):
+        DuckDBEngine(str(path), label="y", scores="p")
+
+
+def test_unreadable_and_missing_files(tmp_path):
+    garbage = tmp_path / "garbage.parquet"
+    garbage.write_bytes(b"this is not parquet")
+    with pytest.raises(ValueError, match="cannot read .*garbage.parquet"):
+        DuckDBEngine(str(garbage), label="y", scores="p")
+    with pytest.raises(ValueError, match="cannot read .*missing.parquet.*no such file"):
+        DuckDBEngine(str(tmp_path / "missing.parquet"), label="y", scores="p")
+    with pytest.raises(ValueError, match="no file matches"):
+        DuckDBEngine(str(tmp_path / "none-*.parquet"), label="y", scores="p")
+    (tmp_path / "zero.parquet").write_bytes(b"")
+    with pytest.raises(ValueError, match="cannot read .*zero.parquet.*too small"):
+        DuckDBEngine(str(tmp_path / "zero.parquet"), label="y", scores="p")
+    for name, text in (("zero.csv", ""), ("header.csv", "y,p\n")):
+        (tmp_path / name).write_text(text)
+        with pytest.raises(ValueError, match="the data has no rows"):
+            DuckDBEngine(str(tmp_path / name), label="y", scores="p")
+    other = tmp_path / "scores.xlsx"
+    other.write_bytes(b"x")
+    with pytest.raises(ValueError, match="must be Parquet"):
+        DuckDBEngine(str(other), label="y", scores="p")
+    empty = tmp_path / "empty.parquet"
+    write(SMALL.iloc[:0], empty)
+    with pytest.raises(ValueError, match="the data has no rows"):
+        DuckDBEngine(str(empty), label="y", scores="p")
+    locked = write(SMALL, tmp_path / "locked.parquet")
+    locked.chmod(0)
+    try:
+        if os.access(locked, os.R_OK):  # running as root: every file is readable
+            pytest.skip("root reads files without permission")
+        with pytest.raises(ValueError, match="cannot read .*locked.parquet"):
+            DuckDBEngine(str(locked), label="y", scores="p")
+    finally:
+        locked.chmod(0o644)
+
+
+def test_bad_arguments_of_groups():
+    with DuckDBEngine(SMALL, label="y", scores="p") as engine:
+        with pytest.raises(ValueError, match="'q' is not a score"):
+            list(engine.groups("q"))
+        with pytest.raises(ValueError, match="chunk must be a positive integer"):
+            list(engine.groups("p", chunk=0))
+        with pytest.raises(ValueError, match="made with by=None"):
+            list(engine.groups("p", by="y"))
+
+
+# --------------------------------------------------------------------------- Spark
+
+
+@pytest.fixture(scope="module")
+def spark_run():
+    """One local[2] Spark session for the module (skipped without Java or pyspark,
+    except in CI)."""
+    reason = None
+    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        reason = "Spark needs a Java runtime (install openjdk-17-jre-headless)"
+    else:
+        try:
+            import pyspark  # noqa: F401
+        except ImportError:
+            reason = "pyspark is not installed (pip install -r requirements-warehouse.txt)"
+    if reason is not None:
+        if IN_CI:
+            pytest.fail(f"CI must run the Spark tests: {reason}")
+        pytest.skip(reason)
+    from course_lib.sql import SparkRunner
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        run = SparkRunner.start("local[2]", config={"spark.sql.shuffle.partitions": "2"},
+                                quiet=True)
+    yield run
+    run.stop()
+
+
+def test_spark_agrees_with_duckdb(spark_run, tables):
+    from course_lib.report._spark import SparkEngine
+
+    session = spark_run.session
+    for seed in (1, 5, 6):  # fractional and integer weights, text labels, int64 scores
+        frame, kwargs, path = tables[seed]
+        # a Spark DataFrame passed directly (no view made by the user), a pandas one,
+        # and Parquet files
+        sources = (session.read.parquet(str(path)), frame, str(path))
+        with DuckDBEngine(frame, label="y", scores=SCORES, by="seg", **kwargs) as duck:
+            summary = duck.summary()
+            for data in sources[: 3 if seed == 1 else 1]:
+                with SparkEngine(data, label="y", scores=SCORES, by="seg", session=session,
+                                 **kwargs) as spark:
+                    assert_summaries_equal(spark.summary(), summary, summary.integral)
+                    for score in SCORES:
+                        for by in (None, "seg"):
+                            assert_chunks_equal(list(spark.groups(score, by=by, chunk=5)),
+                                                list(duck.groups(score, by=by, chunk=5)),
+                                                summary.weighted)
+                    assert_chunks_equal(list(spark.pair_groups("s1", "s2", chunk=7)),
+                                        list(duck.pair_groups("s1", "s2", chunk=7)),
+                                        summary.weighted)
+                    if isinstance(data, str):
+                        assert spark.inputs() == [{"path": str(path), "sha256": sha256(path),
+                                                   "rows": len(frame)}]
+    assert not [t for t in session.catalog.listTables() if "course_lib" in t.name]
+
+
+def test_spark_table_names_quoting_and_bad_input(spark_run):
+    from course_lib.report._spark import SparkEngine
+
+    session = spark_run.session
+    frame = SMALL.rename(columns={"p": ODD}).assign(y=["no", "yes", "yes", "no", "yes", "no"])
+    session.createDataFrame(frame).createOrReplaceTempView("report_scores")
+    with SparkEngine("report_scores", label="y", scores=ODD, pos_label="yes",
+                     session=session) as engine:
+        (g,) = engine.groups(ODD)
+        assert g.score.tolist() == [0.9, 0.7, 0.4, 0.2, 0.1]
+        assert g.pos.tolist() == [1, 1, 1, 0, 0]
+        assert engine.inputs() == [{"path": "report_scores", "sha256": None, "rows": 6}]
+    with pytest.raises(ValueError, match="no score column 'y\" FROM"):
+        SparkEngine("report_scores", label="y", scores=INJECT, session=session)
+    with pytest.raises(ValueError, match="cannot read the table 'no_such_table'"):
+        SparkEngine("no_such_table", label="y", scores="p", session=session)
+    with pytest.raises(ValueError, match="the label must be binary"):
+        SparkEngine(SMALL.assign(y=[0, 1, 2, 0, 1, 0]), label="y", scores="p",
+                    session=session)
+    with pytest.raises(ValueError, match="NaN or infinite"):
+        SparkEngine(SMALL.assign(p=[0.1, np.inf, 0.3, 0.4, 0.5, 0.6]), label="y",
+                    scores="p", session=session)
+    assert session.catalog.tableExists("report_scores")
+
+
+def test_groups_type_is_the_protocols():
+    with DuckDBEngine(SMALL, label="y", scores="p") as engine:
+        assert all(isinstance(g, Groups) for g in engine.groups("p"))
