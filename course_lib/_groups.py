@@ -19,6 +19,7 @@ compares them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 import numpy as np
@@ -48,22 +49,152 @@ class ScoreGroups(NamedTuple):
 def _distinct_ascending(s: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Sorted copy of ``s``, its distinct values and the size of each value's group."""
     asc = np.sort(s)
-    new = np.empty(asc.size, dtype=bool)
-    new[0] = True
-    np.not_equal(asc[1:], asc[:-1], out=new[1:])
-    starts = np.flatnonzero(new)
+    starts = _run_starts(asc)
     return asc, asc[starts], np.diff(starts, append=asc.size)
+
+
+#: Block length of :func:`_run_starts`: one sample per block is read first.
+_RUN_BLOCK = 64
+
+
+def _run_starts(a: np.ndarray) -> np.ndarray:
+    """Positions where a new value starts in the sorted array ``a`` (0 first).
+
+    With few distinct values most blocks of ``_RUN_BLOCK`` elements hold one value,
+    which their first elements show: every ``_RUN_BLOCK``-th element is compared
+    first, and only the blocks where the value changes are read in full. With many
+    distinct values it is the plain comparison of neighbours.
+
+    >>> _run_starts(np.repeat([1, 2, 5], [100, 1, 300])).tolist()
+    [0, 100, 101]
+    """
+    n = a.size
+    block = _RUN_BLOCK
+    if n > 8 * block:
+        samples = a[::block]
+        changes = np.empty(samples.size, dtype=bool)
+        np.not_equal(samples[1:], samples[:-1], out=changes[:-1])
+        changes[-1] = samples[-1] != a[-1]
+        blocks = np.flatnonzero(changes)
+        if blocks.size * 8 < samples.size:
+            candidates = (blocks[:, None] * block + np.arange(1, block + 1)).ravel()
+            candidates = candidates[candidates < n]
+            new_value = candidates[a[candidates] != a[candidates - 1]]
+            return np.concatenate((np.zeros(1, dtype=np.intp), new_value))
+    new = np.empty(n, dtype=bool)
+    new[0] = True
+    np.not_equal(a[1:], a[:-1], out=new[1:])
+    return np.flatnonzero(new)
+
+
+#: Codes of :func:`_labelled_keys` stay below this, so that ``2 c + y`` is a
+#: non-negative int64 (numpy sorts int64 faster than uint64).
+_SPAN = 2**62
+
+
+def _labelled_keys(
+    y: np.ndarray, s: np.ndarray
+) -> tuple[np.ndarray, Callable[[np.ndarray], np.ndarray]] | None:
+    """One int64 key per object, ``2 c + y`` with ``0 <= c < 2**62`` in the order of
+    the scores, and the map from codes ``c`` back to scores; None when no such code
+    exists.
+
+    Sorting the keys sorts by score and, among equal scores, puts the negatives first,
+    so the runs of equal keys of the sorted array are the counts of each class per
+    score: one ``numpy.sort`` of plain integers, no ``argsort`` and no split by class.
+    The code is exact: float64 scores in [0, 2) (probabilities) are their own bit
+    patterns, which order them; other float64 scores take the usual order-preserving
+    map of their bits to integers (-0.0 made 0.0 first), and integer scores
+    themselves, shifted down by the smallest code, when the codes span less than
+    ``2**62`` (always, but for integers or floats spread over nearly their whole type).
+    Long doubles get None.
+    """
+    if s.dtype == np.float64:
+        bits = s.view(np.int64)
+        if 0 <= int(np.bitwise_or.reduce(bits)) < _SPAN:  # every score in [0.0, 2.0)
+            return _set_label(np.left_shift(bits, 1), y), _code_to_float
+        code = np.add(s, 0.0).view(np.int64)  # a copy, with -0.0 made 0.0
+        flip = np.right_shift(code, 63).view(np.uint64)  # all ones for the negatives
+        np.right_shift(flip, np.uint64(1), out=flip)  # ... but the sign bit
+        np.bitwise_xor(code, flip.view(np.int64), out=code)
+        to_scores: Callable[[np.ndarray], np.ndarray] = _ordered_to_float
+    elif s.dtype == np.int64 or s.dtype == np.uint64:
+        code = s.copy()
+        dtype = s.dtype
+
+        def to_scores(i: np.ndarray) -> np.ndarray:
+            return i.astype(dtype)
+    else:
+        return None
+    lowest, highest = int(code.min()), int(code.max())
+    if highest - lowest >= _SPAN:
+        return None
+    u = code.view(np.uint64)
+    np.subtract(u, np.uint64(lowest % 2**64), out=u)  # modulo 2**64: exact below 2**62
+    key = u.view(np.int64)
+    np.left_shift(key, 1, out=key)
+    return _set_label(key, y), lambda c: to_scores(_code_to_int(c, lowest))
+
+
+def _set_label(key: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Set the lowest bit (zero) of each int64 key to the bool label, in place.
+
+    Only the lowest byte of each (native) key is touched, through a strided view.
+    """
+    low_bytes = key.view(np.uint8)[0 if np.little_endian else 7 :: 8]
+    np.bitwise_or(low_bytes, y.view(np.uint8), out=low_bytes)
+    return key
+
+
+def _code_to_float(c: np.ndarray) -> np.ndarray:
+    return c.view(np.float64)
+
+
+def _code_to_int(c: np.ndarray, lowest: int) -> np.ndarray:
+    """``c + lowest`` (``c`` non-negative int64) as int64, or as uint64 when above
+    the int64 range."""
+    u = c.view(np.uint64) + np.uint64(lowest % 2**64)  # modulo 2**64
+    return u.view(np.int64) if lowest < 0 or int(u.max()) < 2**63 else u
+
+
+def _ordered_to_float(i: np.ndarray) -> np.ndarray:
+    """The inverse of the order-preserving map of :func:`_labelled_keys` (an involution)."""
+    i = i.view(np.int64)
+    flip = np.right_shift(np.right_shift(i, 63).view(np.uint64), np.uint64(1))
+    return np.bitwise_xor(i, flip.view(np.int64)).view(np.float64)
+
+
+def _groups_from_keys(key: np.ndarray, decode: Callable[[np.ndarray], np.ndarray]) -> ScoreGroups:
+    """Sort the keys of :func:`_labelled_keys` (in place) and count each class per score."""
+    key.sort()
+    starts = _run_starts(key)
+    run_keys = key[starts]
+    run_sizes = np.diff(starts, append=key.size)
+    positive = (run_keys & 1).astype(bool)
+    codes = run_keys >> 1
+    new = np.empty(codes.size, dtype=bool)
+    new[0] = True
+    np.not_equal(codes[1:], codes[:-1], out=new[1:])
+    group = np.cumsum(new) - 1
+    k = int(group[-1]) + 1
+    pos = np.zeros(k, dtype=np.int64)
+    neg = np.zeros(k, dtype=np.int64)
+    pos[group[positive]] = run_sizes[positive]
+    neg[group[~positive]] = run_sizes[~positive]
+    values = decode(codes[new])
+    return ScoreGroups(values[::-1].copy(), pos[::-1].copy(), neg[::-1].copy())
 
 
 def score_groups(y: np.ndarray, s: np.ndarray, w: np.ndarray | None = None) -> ScoreGroups:
     """Group validated scores by value, in decreasing score order.
 
-    Without weights: one sort of all scores gives the distinct values and the group
-    sizes; one sort of the smaller class's scores, located among the distinct values
-    (or the distinct values among them, whichever array is shorter), gives that class's
-    count per group. With weights: a hash table codes the scores, one ``numpy.bincount``
-    sums the weights of each class per code, and only the distinct values are sorted
-    (see ``_sums_per_value``).
+    Without weights: one sort of integer keys that hold the score's order and the label
+    (see ``_labelled_keys``) gives every group and its count of each class as runs of
+    equal keys; scores no key can code (long doubles, integers spanning nearly their
+    whole type) take one sort of all scores and one of the smaller class's, located
+    among the distinct values. With weights: a hash table codes the scores, one
+    ``numpy.bincount`` sums the weights of each class per code, and only the distinct
+    values are sorted (see ``_sums_per_value``).
 
     >>> g = score_groups(np.array([0, 1, 1, 0], bool), np.array([0.2, 0.5, 0.2, 0.1]))
     >>> g.scores.tolist(), g.pos.tolist(), g.neg.tolist()
@@ -75,6 +206,9 @@ def score_groups(y: np.ndarray, s: np.ndarray, w: np.ndarray | None = None) -> S
     """
     if w is not None:
         return _sums_per_value(s, y, w, w)
+    keyed = _labelled_keys(y, s)
+    if keyed is not None:
+        return _groups_from_keys(*keyed)
     asc, values, total = _distinct_ascending(s)
     m1 = int(np.count_nonzero(y))
     count_positives = m1 <= y.size - m1
