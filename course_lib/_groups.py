@@ -87,6 +87,11 @@ def _run_starts(a: np.ndarray) -> np.ndarray:
     return np.flatnonzero(new)
 
 
+#: Elements per step of the loops that keep their data in cache.
+_CHUNK = 2**16
+#: Offset of the lowest byte of a native 8-byte integer.
+_LOW_BYTE = 0 if np.little_endian else 7
+
 #: Codes of :func:`_labelled_keys` stay below this, so that ``2 c + y`` is a
 #: non-negative int64 (numpy sorts int64 faster than uint64).
 _SPAN = 2**62
@@ -112,7 +117,11 @@ def _labelled_keys(
     if s.dtype == np.float64:
         bits = s.view(np.int64)
         if 0 <= int(np.bitwise_or.reduce(bits)) < _SPAN:  # every score in [0.0, 2.0)
-            return _set_label(np.left_shift(bits, 1), y), _code_to_float
+            key = np.empty(s.size, dtype=np.int64)
+            for i in range(0, s.size, _CHUNK):  # two steps on data in cache
+                part = key[i : i + _CHUNK]
+                _set_label(np.left_shift(bits[i : i + _CHUNK], 1, out=part), y[i : i + _CHUNK])
+            return key, _code_to_float
         code = np.add(s, 0.0).view(np.int64)  # a copy, with -0.0 made 0.0
         flip = np.right_shift(code, 63).view(np.uint64)  # all ones for the negatives
         np.right_shift(flip, np.uint64(1), out=flip)  # ... but the sign bit
@@ -141,7 +150,7 @@ def _set_label(key: np.ndarray, y: np.ndarray) -> np.ndarray:
 
     Only the lowest byte of each (native) key is touched, through a strided view.
     """
-    low_bytes = key.view(np.uint8)[0 if np.little_endian else 7 :: 8]
+    low_bytes = key.view(np.uint8)[_LOW_BYTE::8]
     np.bitwise_or(low_bytes, y.view(np.uint8), out=low_bytes)
     return key
 
@@ -205,7 +214,8 @@ def score_groups(y: np.ndarray, s: np.ndarray, w: np.ndarray | None = None) -> S
     ([2.0, 0.5, 0.0], [0.0, 1.0, 3.0])
     """
     if w is not None:
-        return _sums_per_value(s, y, w, w)
+        hashed = _weights_per_value(y, s, w)
+        return hashed if hashed is not None else _sums_per_value(s, y, w, w)
     keyed = _labelled_keys(y, s)
     if keyed is not None:
         return _groups_from_keys(*keyed)
@@ -220,6 +230,93 @@ def score_groups(y: np.ndarray, s: np.ndarray, w: np.ndarray | None = None) -> S
     pos = counts if count_positives else total - counts
     neg = total - pos
     return ScoreGroups(values[::-1].copy(), pos[::-1].copy(), neg[::-1].copy())
+
+
+#: Fibonacci hashing: the odd multiplier nearest 2**64 / golden ratio.
+_FIBONACCI = np.uint64(0x9E3779B97F4A7C15)
+#: Below this many objects, or with more distinct scores in the sample than a quarter
+#: of it, :func:`_weights_per_value` leaves the work to ``_sums_per_value``.
+_HASH_MIN_SIZE = 2**16
+_HASH_SAMPLE = 2**14
+_NAN_BITS = np.uint64(0x7FF8000000000001)
+
+
+def _weights_per_value(y: np.ndarray, s: np.ndarray, w: np.ndarray) -> ScoreGroups | None:
+    """:func:`score_groups` with weights, for many objects sharing few distinct scores
+    (None otherwise): the weights summed per (score, label) in one pass of a hash
+    table made of numpy operations, no sort of the objects.
+
+    Each object goes to slot ``h(score) xor label`` of a table about 32 times larger
+    than the number of distinct scores (estimated from a sample), with ``h`` the top
+    bits of the score's 64 bits times :data:`_FIBONACCI`; every slot keeps the bits of
+    one of its objects (the last written), and the objects whose bits differ from
+    their slot's (two scores in one slot, a few per cent) are summed apart with
+    ``pandas.factorize``. Each slot's weights are summed by ``numpy.bincount`` in input
+    order, as ``_sums_per_value`` sums them (which also takes the rare case of -0.0 and
+    0.0 both present, one value). Only the distinct scores are sorted.
+    """
+    n = s.size
+    if n < _HASH_MIN_SIZE or s.dtype != np.float64:
+        return None
+    bits = s.view(np.uint64)
+    sample = bits[:: n // _HASH_SAMPLE]
+    sample = np.sort(sample)
+    distinct = 1 + int(np.count_nonzero(sample[1:] != sample[:-1]))
+    if 4 * distinct > sample.size:
+        return None
+    width = min(22, max(10, distinct.bit_length() + 5))  # slots: 2**width
+    # chunk by chunk, so that each step works on data in cache
+    slot = np.empty(n, dtype=np.uint64)
+    label = y.view(np.uint8)
+    drop = np.uint64(64 - width)
+    for i in range(0, n, _CHUNK):
+        part = slot[i : i + _CHUNK]
+        np.multiply(bits[i : i + _CHUNK], _FIBONACCI, out=part)
+        np.right_shift(part, drop, out=part)
+        low = part.view(np.uint8)[_LOW_BYTE::8]
+        np.bitwise_xor(low, label[i : i + _CHUNK], out=low)  # the label flips bit 0
+    slot = slot.view(np.int64)
+    owner = np.full(2**width, _NAN_BITS)  # no finite score has these bits: slot unused
+    owner[slot] = bits
+    stray = np.empty(n, dtype=bool)
+    seen = np.empty(min(n, _CHUNK), dtype=np.uint64)
+    for i in range(0, n, _CHUNK):
+        part = slot[i : i + _CHUNK]
+        np.take(owner, part, out=seen[: part.size], mode="clip")  # slots are in range
+        np.not_equal(seen[: part.size], bits[i : i + _CHUNK], out=stray[i : i + _CHUNK])
+    n_stray = int(np.count_nonzero(stray))
+    if 8 * n_stray > n:
+        return None
+    if n_stray:
+        slot[stray] = 2**width  # summed in an extra slot, left out
+    sums = np.bincount(slot, weights=w, minlength=2**width + 1)[: 2**width]
+    used = np.flatnonzero(owner != _NAN_BITS)
+    values = owner[used]
+    h = np.right_shift(np.multiply(values, _FIBONACCI), np.uint64(64 - width)).view(np.int64)
+    labels = (used ^ h).astype(bool)
+    totals = sums[used]
+    if n_stray:
+        where = np.flatnonzero(stray)
+        codes, uniques = pd.factorize(bits[where])
+        k = uniques.size
+        pairs = np.bincount(2 * codes + y[where], weights=w[where], minlength=2 * k)
+        values = np.concatenate((values, np.repeat(np.asarray(uniques), 2)))
+        labels = np.concatenate((labels, np.tile([False, True], k)))
+        totals = np.concatenate((totals, pairs))
+    floats = values.view(np.float64)
+    zeros = floats == 0.0
+    if zeros.any() and np.signbit(floats[zeros]).any() and not np.signbit(floats[zeros]).all():
+        return None  # -0.0 and 0.0 both present: summed together by _sums_per_value
+    order = np.argsort(floats)[::-1]  # a few thousand distinct (score, label) pairs
+    floats, labels, totals = floats[order], labels[order], totals[order]
+    new = np.empty(floats.size, dtype=bool)
+    new[0] = True
+    np.not_equal(floats[1:], floats[:-1], out=new[1:])
+    group = np.cumsum(new) - 1
+    k = int(group[-1]) + 1
+    pos = np.bincount(group, weights=np.where(labels, totals, 0.0), minlength=k)
+    neg = np.bincount(group, weights=np.where(labels, 0.0, totals), minlength=k)
+    return ScoreGroups(floats[new], pos, neg)
 
 
 def _sums_per_value(
