@@ -5,9 +5,12 @@ and the AUC are all cumulative sums over groups taken in decreasing score order,
 expensive part (sorting) is done once, here. Inputs are assumed validated
 (see :mod:`course_lib._checks`): bool labels, finite float64 scores, weights or None.
 
-Without weights the work is two ``numpy.sort`` calls (all scores, then the scores of the
-smaller class) and a binary search, several times faster than an ``argsort``; see
-:func:`score_groups` for the weighted case.
+Without weights the work is one ``numpy.sort`` of int64 keys that hold each object's
+score order and label (no ``argsort``, no split by class), then runs of equal keys;
+with weights, for many objects with few distinct scores, one pass of a hash table made
+of numpy operations and one ``numpy.bincount`` (no sort of the objects at all). See
+:func:`score_groups`; ``tests/benchmarks/bench_ranking.py`` times both against one
+``numpy.sort`` of the scores.
 
 :func:`cumulative_counts` is the one core every curve and area is built on (ROC, PR,
 gain, lift, KS, profit and CAP curves, the AUC, average precision, the Gini
@@ -115,12 +118,8 @@ def _labelled_keys(
     Long doubles get None.
     """
     if s.dtype == np.float64:
-        bits = s.view(np.int64)
-        if 0 <= int(np.bitwise_or.reduce(bits)) < _SPAN:  # every score in [0.0, 2.0)
-            key = np.empty(s.size, dtype=np.int64)
-            for i in range(0, s.size, _CHUNK):  # two steps on data in cache
-                part = key[i : i + _CHUNK]
-                _set_label(np.left_shift(bits[i : i + _CHUNK], 1, out=part), y[i : i + _CHUNK])
+        key = _probability_keys(y, s)
+        if key is not None:
             return key, _code_to_float
         code = np.add(s, 0.0).view(np.int64)  # a copy, with -0.0 made 0.0
         flip = np.right_shift(code, 63).view(np.uint64)  # all ones for the negatives
@@ -146,12 +145,25 @@ def _labelled_keys(
 
 
 def _set_label(key: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Set the lowest bit (zero) of each int64 key to the bool label, in place.
+    """Add the bool label to each (even) int64 key, in place."""
+    np.add(key, y.view(np.uint8), out=key)
+    return key
 
-    Only the lowest byte of each (native) key is touched, through a strided view.
-    """
-    low_bytes = key.view(np.uint8)[_LOW_BYTE::8]
-    np.bitwise_or(low_bytes, y.view(np.uint8), out=low_bytes)
+
+def _probability_keys(y: np.ndarray, s: np.ndarray) -> np.ndarray | None:
+    """``2 bits + y`` when every float64 score is in [0.0, 2.0) (bits below ``2**62``,
+    which order them), else None. Chunk by chunk: the check, the shift and the label
+    work on data in cache, and a score out of range stops it at its chunk."""
+    bits = s.view(np.int64)
+    key = np.empty(s.size, dtype=np.int64)
+    label = y.view(np.uint8)
+    for i in range(0, s.size, _CHUNK):
+        chunk = bits[i : i + _CHUNK]
+        if not 0 <= int(np.bitwise_or.reduce(chunk)) < _SPAN:
+            return None
+        part = key[i : i + _CHUNK]
+        np.left_shift(chunk, 1, out=part)
+        np.add(part, label[i : i + _CHUNK], out=part)
     return key
 
 

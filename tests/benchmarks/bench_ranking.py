@@ -58,9 +58,9 @@ def sort_kernel() -> str:
     """Which x86-simd-sort kernels numpy dispatches ``numpy.sort`` of float64 to."""
     from numpy._core._multiarray_umath import __cpu_features__ as cpu
 
-    if cpu.get("AVX512_SKX") or cpu.get("X86_V4"):
+    if cpu.get("X86_V4"):  # the levels, not the single flags, say what numpy dispatches to
         return "AVX-512 (X86_V4)"
-    if cpu.get("AVX2"):
+    if cpu.get("X86_V3"):
         return "AVX2 (X86_V3)"
     return "scalar introsort"
 
