@@ -255,60 +255,62 @@ _NAN_BITS = np.uint64(0x7FF8000000000001)
 
 def _weights_per_value(y: np.ndarray, s: np.ndarray, w: np.ndarray) -> ScoreGroups | None:
     """:func:`score_groups` with weights, for many objects sharing few distinct scores
-    (None otherwise): the weights summed per (score, label) in one pass of a hash
-    table made of numpy operations, no sort of the objects.
+    (None otherwise): the weights summed per (score, label) in one pass over the
+    objects through a hash table made of numpy operations, no sort of the objects.
 
-    Each object goes to slot ``h(score) xor label`` of a table about 32 times larger
-    than the number of distinct scores (estimated from a sample), with ``h`` the top
-    bits of the score's 64 bits times :data:`_FIBONACCI`; every slot keeps the bits of
-    one of its objects (the last written), and the objects whose bits differ from
-    their slot's (two scores in one slot, a few per cent) are summed apart with
-    ``pandas.factorize``. Each slot's weights are summed by ``numpy.bincount`` in input
-    order, as ``_sums_per_value`` sums them (which also takes the rare case of -0.0 and
-    0.0 both present, one value). Only the distinct scores are sorted.
+    The distinct scores of a sample of ``_HASH_SAMPLE`` objects fill a table about 32
+    times larger than their number: score ``d`` owns slots ``h(d)`` and ``h(d) xor 1``
+    (``h`` the top bits of its 64 bits times :data:`_FIBONACCI`; the label picks one).
+    Each object goes to slot ``h(score) xor label``; where that slot's owner is its own
+    score its weight is added there (``numpy.add.at``, in input order, as
+    ``_sums_per_value``'s ``bincount`` adds them), otherwise (a score the sample
+    missed, or two scores in one slot) the object is a stray, summed apart with
+    ``pandas.factorize``. Only the distinct scores are sorted; -0.0 and 0.0 both
+    present (one value, with two bit patterns) are left to ``_sums_per_value``.
     """
     n = s.size
     if n < _HASH_MIN_SIZE or s.dtype != np.float64:
         return None
     bits = s.view(np.uint64)
-    sample = bits[:: n // _HASH_SAMPLE]
-    sample = np.sort(sample)
-    distinct = 1 + int(np.count_nonzero(sample[1:] != sample[:-1]))
-    if 4 * distinct > sample.size:
+    sample = np.sort(bits[:: n // _HASH_SAMPLE])
+    known = sample[np.r_[True, sample[1:] != sample[:-1]]]
+    if 4 * known.size > sample.size:
         return None
-    width = min(22, max(10, distinct.bit_length() + 5))  # slots: 2**width
-    # chunk by chunk, so that each step works on data in cache
-    slot = np.empty(n, dtype=np.uint64)
-    label = y.view(np.uint8)
+    width = min(22, max(10, known.size.bit_length() + 6))  # slots: 2**width
     drop = np.uint64(64 - width)
-    for i in range(0, n, _CHUNK):
-        part = slot[i : i + _CHUNK]
-        np.multiply(bits[i : i + _CHUNK], _FIBONACCI, out=part)
-        np.right_shift(part, drop, out=part)
-        low = part.view(np.uint8)[_LOW_BYTE::8]
-        np.bitwise_xor(low, label[i : i + _CHUNK], out=low)  # the label flips bit 0
-    slot = slot.view(np.int64)
     owner = np.full(2**width, _NAN_BITS)  # no finite score has these bits: slot unused
-    owner[slot] = bits
-    stray = np.empty(n, dtype=bool)
-    seen = np.empty(min(n, _CHUNK), dtype=np.uint64)
-    for i in range(0, n, _CHUNK):
-        part = slot[i : i + _CHUNK]
-        np.take(owner, part, out=seen[: part.size], mode="clip")  # slots are in range
-        np.not_equal(seen[: part.size], bits[i : i + _CHUNK], out=stray[i : i + _CHUNK])
-    n_stray = int(np.count_nonzero(stray))
-    if 8 * n_stray > n:
-        return None
-    if n_stray:
-        slot[stray] = 2**width  # summed in an extra slot, left out
-    sums = np.bincount(slot, weights=w, minlength=2**width + 1)[: 2**width]
+    home = np.right_shift(np.multiply(known, _FIBONACCI), drop).view(np.int64)
+    owner[home] = known
+    owner[home ^ 1] = known
+    sums = np.zeros(2**width + 1)  # the last slot takes the strays, left out
+    label = y.view(np.uint8)
+    chunk = min(n, _CHUNK)
+    slot, seen, stray = np.empty(chunk, np.uint64), np.empty(chunk, np.uint64), np.empty(chunk, bool)
+    strays = []
+    for i in range(0, n, chunk):  # chunk by chunk, so that each step works in cache
+        part_bits = bits[i : i + chunk]
+        m = part_bits.size
+        part = slot[:m]
+        np.multiply(part_bits, _FIBONACCI, out=part)
+        np.right_shift(part, drop, out=part)
+        np.bitwise_xor(part, label[i : i + chunk], out=part)  # the label flips bit 0
+        index = part.view(np.int64)
+        np.take(owner, index, out=seen[:m], mode="clip")  # slots are in range
+        np.not_equal(seen[:m], part_bits, out=stray[:m])
+        if stray[:m].any():
+            where = np.flatnonzero(stray[:m])
+            index[where] = 2**width
+            strays.append(where + i)
+            if 8 * sum(x.size for x in strays) > n:
+                return None
+        np.add.at(sums, index, w[i : i + chunk])
     used = np.flatnonzero(owner != _NAN_BITS)
     values = owner[used]
-    h = np.right_shift(np.multiply(values, _FIBONACCI), np.uint64(64 - width)).view(np.int64)
+    h = np.right_shift(np.multiply(values, _FIBONACCI), drop).view(np.int64)
     labels = (used ^ h).astype(bool)
     totals = sums[used]
-    if n_stray:
-        where = np.flatnonzero(stray)
+    if strays:
+        where = np.concatenate(strays)
         codes, uniques = pd.factorize(bits[where])
         k = uniques.size
         pairs = np.bincount(2 * codes + y[where], weights=w[where], minlength=2 * k)

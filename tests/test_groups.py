@@ -111,11 +111,12 @@ def test_unweighted_groups_from_labelled_keys_every_kind_of_score(kind, n):
     assert g.pos.tolist() == pos and g.neg.tolist() == neg
 
 
-@pytest.mark.parametrize("distinct", [1, 40, 4000])
+@pytest.mark.parametrize("distinct", [1, 40, 4000, "40 and rare"])
 def test_weighted_groups_by_numpy_hash_are_the_sums_in_input_order(distinct, monkeypatch):
     """Many objects, few distinct scores: the numpy hash table. Its sums are the weights
     added one by one in input order, to the last bit, including the objects that share
-    a slot with another score (summed apart: with 4,000 distinct scores some do)."""
+    a slot with another score or whose score the sample missed (summed apart: with
+    4,000 distinct scores, or 40 common ones and 1% of scores seen once, some are)."""
     import pandas as pd
 
     from course_lib import _groups
@@ -128,9 +129,12 @@ def test_weighted_groups_by_numpy_hash_are_the_sums_in_input_order(distinct, mon
         return factorize(values, *args, **kwargs)
 
     monkeypatch.setattr(_groups.pd, "factorize", spy)
-    rng = np.random.default_rng(distinct)
+    rng = np.random.default_rng(len(str(distinct)))
     n = 2**17
-    s = rng.integers(0, distinct, n) / 7.0 - 3.0
+    s = rng.integers(0, 40 if distinct == "40 and rare" else distinct, n) / 7.0 - 3.0
+    if distinct == "40 and rare":
+        rare = rng.random(n) < 0.01
+        s[rare] = 10.0 + rng.random(int(np.count_nonzero(rare)))  # each seen once
     y = rng.random(n) < 0.4
     w = rng.random(n) * (rng.random(n) < 0.9)
     assert _groups._weights_per_value(y, s, w) is not None
@@ -138,7 +142,7 @@ def test_weighted_groups_by_numpy_hash_are_the_sums_in_input_order(distinct, mon
     keys, pos, neg = brute_force(y, s.tolist(), w.tolist())
     assert g.scores.tolist() == keys
     assert g.pos.tolist() == pos and g.neg.tolist() == neg
-    if distinct == 4000:
+    if distinct in (4000, "40 and rare"):
         assert sizes and max(sizes) < n // 8  # some strays, summed apart
 
 
