@@ -92,8 +92,6 @@ def _run_starts(a: np.ndarray) -> np.ndarray:
 
 #: Elements per step of the loops that keep their data in cache.
 _CHUNK = 2**16
-#: Offset of the lowest byte of a native 8-byte integer.
-_LOW_BYTE = 0 if np.little_endian else 7
 
 #: Codes of :func:`_labelled_keys` stay below this, so that ``2 c + y`` is a
 #: non-negative int64 (numpy sorts int64 faster than uint64).
@@ -190,19 +188,24 @@ def _groups_from_keys(key: np.ndarray, decode: Callable[[np.ndarray], np.ndarray
     key.sort()
     starts = _run_starts(key)
     run_keys = key[starts]
-    run_sizes = np.diff(starts, append=key.size)
-    positive = (run_keys & 1).astype(bool)
     codes = run_keys >> 1
-    new = np.empty(codes.size, dtype=bool)
+    new = np.empty(codes.size, dtype=bool)  # a score's first run (its negatives, if any)
     new[0] = True
     np.not_equal(codes[1:], codes[:-1], out=new[1:])
-    group = np.cumsum(new) - 1
-    k = int(group[-1]) + 1
-    pos = np.zeros(k, dtype=np.int64)
-    neg = np.zeros(k, dtype=np.int64)
-    pos[group[positive]] = run_sizes[positive]
-    neg[group[~positive]] = run_sizes[~positive]
-    values = decode(codes[new])
+    first = np.flatnonzero(new)
+    # a score's runs are its negatives then its positives: its last run holds its
+    # positives if its label is 1; the score's count is the gap to the next score
+    last = np.empty_like(first)
+    np.subtract(first[1:], 1, out=last[:-1])
+    last[-1] = codes.size - 1
+    ends = np.empty_like(first)
+    ends[:-1] = starts[first[1:]]
+    ends[-1] = key.size
+    last_start = starts[last]
+    pos = ends - last_start
+    pos *= run_keys[last] & 1
+    neg = ends - starts[first] - pos
+    values = decode(codes[first])
     return ScoreGroups(values[::-1].copy(), pos[::-1].copy(), neg[::-1].copy())
 
 

@@ -173,18 +173,25 @@ def _delong_moments(y: np.ndarray, s: np.ndarray) -> tuple[float, float, float]:
     m1, m0 = int(pos.sum()), int(neg.sum())
     if m1 + m0 >= 2**31:  # m1 * a_g could leave int64: Python integers
         pos, neg = pos.astype(object), neg.astype(object)
-    a = 2 * (np.cumsum(neg) - neg) + neg  # twice the negatives a positive beats
-    b = 2 * (np.cumsum(pos) - pos) + pos  # twice the positives a negative beats
+    a = np.cumsum(neg)  # then 2 (negatives below) + (negatives tied) for each group
+    a *= 2
+    a -= neg
+    b = np.cumsum(pos)  # the same for the positives
+    b *= 2
+    b -= pos
     twice_u = int(np.dot(pos, a))  # 2U: sum over the positives of a_g
-    twice_v = int(np.dot(neg, b))  # 2 m0 m1 - 2U: sum over the negatives of b_g
+    twice_v = 2 * m0 * m1 - twice_u  # sum over the negatives of b_g
     scale = (2.0 * m0 * m1) ** 2
 
     def variance(count: np.ndarray, c: np.ndarray, m: int, total: int) -> float:
         """``sum count (m c - total)**2 / (scale (m - 1))``; nan for a class of one."""
         if m < 2:
             return math.nan
-        d = (m * c - total).astype(np.float64)  # exact integers
-        return float(np.dot(count.astype(np.float64), d * d)) / (scale * (m - 1))
+        c *= m
+        c -= total  # exact integers
+        d = c.astype(np.float64)
+        d *= d
+        return float(np.dot(count.astype(np.float64), d)) / (scale * (m - 1))
 
     # V01 = 1 - b_g / (2 m1) deviates from its mean as b_g / (2 m1) does
     return twice_u / (2 * m0 * m1), variance(pos, a, m1, twice_u), variance(neg, b, m0, twice_v)
