@@ -228,9 +228,11 @@ def score_groups(y: np.ndarray, s: np.ndarray, w: np.ndarray | None = None) -> S
     >>> g.pos.tolist(), g.neg.tolist()
     ([2.0, 0.5, 0.0], [0.0, 1.0, 3.0])
     """
+    hashed = _hashed_groups(y, s, w)
+    if hashed is not None:
+        return hashed
     if w is not None:
-        hashed = _weights_per_value(y, s, w)
-        return hashed if hashed is not None else _sums_per_value(s, y, w, w)
+        return _sums_per_value(s, y, w, w)
     keyed = _labelled_keys(y, s)
     if keyed is not None:
         return _groups_from_keys(*keyed)
@@ -250,16 +252,16 @@ def score_groups(y: np.ndarray, s: np.ndarray, w: np.ndarray | None = None) -> S
 #: Fibonacci hashing: the odd multiplier nearest 2**64 / golden ratio.
 _FIBONACCI = np.uint64(0x9E3779B97F4A7C15)
 #: Below this many objects, or with more distinct scores in the sample than a quarter
-#: of it, :func:`_weights_per_value` leaves the work to ``_sums_per_value``.
+#: of it, :func:`_hashed_groups` leaves the work to the sorts.
 _HASH_MIN_SIZE = 2**16
 _HASH_SAMPLE = 2**14
 _NAN_BITS = np.uint64(0x7FF8000000000001)
 
 
-def _weights_per_value(y: np.ndarray, s: np.ndarray, w: np.ndarray) -> ScoreGroups | None:
-    """:func:`score_groups` with weights, for many objects sharing few distinct scores
-    (None otherwise): the weights summed per (score, label) in one pass over the
-    objects through a hash table made of numpy operations, no sort of the objects.
+def _hashed_groups(y: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> ScoreGroups | None:
+    """:func:`score_groups` for many objects sharing few distinct float64 scores (None
+    otherwise): the objects (or their weights) counted per (score, label) in one pass
+    through a hash table made of numpy operations, no sort of the objects.
 
     The distinct scores of a sample of ``_HASH_SAMPLE`` objects fill a table about 32
     times larger than their number: score ``d`` owns slots ``h(d)`` and ``h(d) xor 1``
@@ -269,7 +271,8 @@ def _weights_per_value(y: np.ndarray, s: np.ndarray, w: np.ndarray) -> ScoreGrou
     ``_sums_per_value``'s ``bincount`` adds them), otherwise (a score the sample
     missed, or two scores in one slot) the object is a stray, summed apart with
     ``pandas.factorize``. Only the distinct scores are sorted; -0.0 and 0.0 both
-    present (one value, with two bit patterns) are left to ``_sums_per_value``.
+    present (one value, with two bit patterns) are left to the sorts. Without weights
+    the counts are int64, exact in any order.
     """
     n = s.size
     if n < _HASH_MIN_SIZE or s.dtype != np.float64:
@@ -285,7 +288,8 @@ def _weights_per_value(y: np.ndarray, s: np.ndarray, w: np.ndarray) -> ScoreGrou
     home = np.right_shift(np.multiply(known, _FIBONACCI), drop).view(np.int64)
     owner[home] = known
     owner[home ^ 1] = known
-    sums = np.zeros(2**width + 1)  # the last slot takes the strays, left out
+    sums = np.zeros(2**width + 1, dtype=np.float64 if w is not None else np.int64)
+    # (the last slot takes the strays, left out)
     label = y.view(np.uint8)
     chunk = min(n, _CHUNK)
     slot, seen, stray = np.empty(chunk, np.uint64), np.empty(chunk, np.uint64), np.empty(chunk, bool)
@@ -306,7 +310,7 @@ def _weights_per_value(y: np.ndarray, s: np.ndarray, w: np.ndarray) -> ScoreGrou
             strays.append(where + i)
             if 8 * sum(x.size for x in strays) > n:
                 return None
-        np.add.at(sums, index, w[i : i + chunk])
+        np.add.at(sums, index, w[i : i + chunk] if w is not None else 1)
     used = np.flatnonzero(owner != _NAN_BITS)
     values = owner[used]
     h = np.right_shift(np.multiply(values, _FIBONACCI), drop).view(np.int64)
@@ -316,7 +320,9 @@ def _weights_per_value(y: np.ndarray, s: np.ndarray, w: np.ndarray) -> ScoreGrou
         where = np.concatenate(strays)
         codes, uniques = pd.factorize(bits[where])
         k = uniques.size
-        pairs = np.bincount(2 * codes + y[where], weights=w[where], minlength=2 * k)
+        pairs = np.bincount(
+            2 * codes + y[where], weights=None if w is None else w[where], minlength=2 * k
+        )
         values = np.concatenate((values, np.repeat(np.asarray(uniques), 2)))
         labels = np.concatenate((labels, np.tile([False, True], k)))
         totals = np.concatenate((totals, pairs))
@@ -333,6 +339,8 @@ def _weights_per_value(y: np.ndarray, s: np.ndarray, w: np.ndarray) -> ScoreGrou
     k = int(group[-1]) + 1
     pos = np.bincount(group, weights=np.where(labels, totals, 0.0), minlength=k)
     neg = np.bincount(group, weights=np.where(labels, 0.0, totals), minlength=k)
+    if w is None:  # counts below 2**53: exact through float64
+        pos, neg = pos.astype(np.int64), neg.astype(np.int64)
     return ScoreGroups(floats[new], pos, neg)
 
 

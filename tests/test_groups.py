@@ -111,8 +111,9 @@ def test_unweighted_groups_from_labelled_keys_every_kind_of_score(kind, n):
     assert g.pos.tolist() == pos and g.neg.tolist() == neg
 
 
+@pytest.mark.parametrize("weighted", [True, False])
 @pytest.mark.parametrize("distinct", [1, 40, 4000, "40 and rare"])
-def test_weighted_groups_by_numpy_hash_are_the_sums_in_input_order(distinct, monkeypatch):
+def test_groups_by_numpy_hash_are_the_sums_in_input_order(distinct, weighted, monkeypatch):
     """Many objects, few distinct scores: the numpy hash table. Its sums are the weights
     added one by one in input order, to the last bit, including the objects that share
     a slot with another score or whose score the sample missed (summed apart: with
@@ -136,12 +137,17 @@ def test_weighted_groups_by_numpy_hash_are_the_sums_in_input_order(distinct, mon
         rare = rng.random(n) < 0.01
         s[rare] = 10.0 + rng.random(int(np.count_nonzero(rare)))  # each seen once
     y = rng.random(n) < 0.4
-    w = rng.random(n) * (rng.random(n) < 0.9)
-    assert _groups._weights_per_value(y, s, w) is not None
+    w = rng.random(n) * (rng.random(n) < 0.9) if weighted else None
+    assert _groups._hashed_groups(y, s, w) is not None
     g = score_groups(y, s, w)
-    keys, pos, neg = brute_force(y, s.tolist(), w.tolist())
+    keys, pos, neg = brute_force(y, s.tolist(), None if w is None else w.tolist())
     assert g.scores.tolist() == keys
     assert g.pos.tolist() == pos and g.neg.tolist() == neg
+    if not weighted:  # counts, as the sorts give them
+        assert g.pos.dtype == np.int64 and g.neg.dtype == np.int64
+        monkeypatch.setattr(_groups, "_hashed_groups", lambda y, s, w: None)
+        for a, b in zip(g, score_groups(y, s)):
+            np.testing.assert_array_equal(a, b)
     if distinct in (4000, "40 and rare"):
         assert sizes and max(sizes) < n // 8  # some strays, summed apart
 
