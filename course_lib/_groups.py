@@ -270,15 +270,14 @@ def _hashed_groups(y: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> ScoreG
     score its weight is added there (``numpy.add.at``, in input order, as
     ``_sums_per_value``'s ``bincount`` adds them), otherwise (a score the sample
     missed, or two scores in one slot) the object is a stray, summed apart with
-    ``pandas.factorize``. Only the distinct scores are sorted; -0.0 and 0.0 both
-    present (one value, with two bit patterns) are left to the sorts. Without weights
-    the counts are int64, exact in any order.
+    ``pandas.factorize``. Only the distinct scores are sorted. Without weights the
+    counts are int64, exact in any order.
     """
     n = s.size
     if n < _HASH_MIN_SIZE or s.dtype != np.float64:
         return None
-    bits = s.view(np.uint64)
-    sample = np.sort(bits[:: n // _HASH_SAMPLE])
+    # scores are hashed by their bits, -0.0 made 0.0 first (s + 0.0): one value, one key
+    sample = np.sort(np.add(s[:: n // _HASH_SAMPLE], 0.0).view(np.uint64))
     known = sample[np.r_[True, sample[1:] != sample[:-1]]]
     if 4 * known.size > sample.size:
         return None
@@ -293,10 +292,11 @@ def _hashed_groups(y: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> ScoreG
     label = y.view(np.uint8)
     chunk = min(n, _CHUNK)
     slot, seen, stray = np.empty(chunk, np.uint64), np.empty(chunk, np.uint64), np.empty(chunk, bool)
+    zero_free = np.empty(chunk, np.float64)
     strays = []
     for i in range(0, n, chunk):  # chunk by chunk, so that each step works in cache
-        part_bits = bits[i : i + chunk]
-        m = part_bits.size
+        m = min(chunk, n - i)
+        part_bits = np.add(s[i : i + m], 0.0, out=zero_free[:m]).view(np.uint64)
         part = slot[:m]
         np.multiply(part_bits, _FIBONACCI, out=part)
         np.right_shift(part, drop, out=part)
@@ -318,7 +318,7 @@ def _hashed_groups(y: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> ScoreG
     totals = sums[used]
     if strays:
         where = np.concatenate(strays)
-        codes, uniques = pd.factorize(bits[where])
+        codes, uniques = pd.factorize(np.add(s[where], 0.0).view(np.uint64))
         k = uniques.size
         pairs = np.bincount(
             2 * codes + y[where], weights=None if w is None else w[where], minlength=2 * k
@@ -327,9 +327,6 @@ def _hashed_groups(y: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> ScoreG
         labels = np.concatenate((labels, np.tile([False, True], k)))
         totals = np.concatenate((totals, pairs))
     floats = values.view(np.float64)
-    zeros = floats == 0.0
-    if zeros.any() and np.signbit(floats[zeros]).any() and not np.signbit(floats[zeros]).all():
-        return None  # -0.0 and 0.0 both present: summed together by _sums_per_value
     order = np.argsort(floats)[::-1]  # a few thousand distinct (score, label) pairs
     floats, labels, totals = floats[order], labels[order], totals[order]
     new = np.empty(floats.size, dtype=bool)

@@ -112,7 +112,7 @@ def test_unweighted_groups_from_labelled_keys_every_kind_of_score(kind, n):
 
 
 @pytest.mark.parametrize("weighted", [True, False])
-@pytest.mark.parametrize("distinct", [1, 40, 4000, "40 and rare"])
+@pytest.mark.parametrize("distinct", [1, 40, 4000, "40 and rare", "40 and signed zeros"])
 def test_groups_by_numpy_hash_are_the_sums_in_input_order(distinct, weighted, monkeypatch):
     """Many objects, few distinct scores: the numpy hash table. Its sums are the weights
     added one by one in input order, to the last bit, including the objects that share
@@ -132,7 +132,9 @@ def test_groups_by_numpy_hash_are_the_sums_in_input_order(distinct, weighted, mo
     monkeypatch.setattr(_groups.pd, "factorize", spy)
     rng = np.random.default_rng(len(str(distinct)))
     n = 2**17
-    s = rng.integers(0, 40 if distinct == "40 and rare" else distinct, n) / 7.0 - 3.0
+    s = rng.integers(0, 40 if isinstance(distinct, str) else distinct, n) / 7.0 - 3.0
+    if distinct == "40 and signed zeros":  # one value, one sum in input order
+        s[rng.random(n) < 0.1], s[rng.random(n) < 0.1] = -0.0, 0.0
     if distinct == "40 and rare":
         rare = rng.random(n) < 0.01
         s[rare] = 10.0 + rng.random(int(np.count_nonzero(rare)))  # each seen once
