@@ -5,9 +5,12 @@ and the AUC are all cumulative sums over groups taken in decreasing score order,
 expensive part (sorting) is done once, here. Inputs are assumed validated
 (see :mod:`course_lib._checks`): bool labels, finite float64 scores, weights or None.
 
-Without weights the work is two ``numpy.sort`` calls (all scores, then the scores of the
-smaller class) and a binary search, several times faster than an ``argsort``; see
-:func:`score_groups` for the weighted case.
+Without weights the work is one ``numpy.sort`` of int64 keys that hold each object's
+score order and label (no ``argsort``, no split by class), then runs of equal keys;
+with weights, for many objects with few distinct scores, one pass of a hash table made
+of numpy operations and one ``numpy.bincount`` (no sort of the objects at all). See
+:func:`score_groups`; ``tests/benchmarks/bench_ranking.py`` times both against one
+``numpy.sort`` of the scores.
 
 :func:`cumulative_counts` is the one core every curve and area is built on (ROC, PR,
 gain, lift, KS, profit and CAP curves, the AUC, average precision, the Gini
@@ -19,6 +22,7 @@ compares them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 import numpy as np
@@ -48,22 +52,173 @@ class ScoreGroups(NamedTuple):
 def _distinct_ascending(s: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Sorted copy of ``s``, its distinct values and the size of each value's group."""
     asc = np.sort(s)
-    new = np.empty(asc.size, dtype=bool)
-    new[0] = True
-    np.not_equal(asc[1:], asc[:-1], out=new[1:])
-    starts = np.flatnonzero(new)
+    starts = _run_starts(asc)
     return asc, asc[starts], np.diff(starts, append=asc.size)
+
+
+#: Block length of :func:`_run_starts`: one sample per block is read first.
+_RUN_BLOCK = 64
+
+
+def _run_starts(a: np.ndarray) -> np.ndarray:
+    """Positions where a new value starts in the sorted array ``a`` (0 first).
+
+    With few distinct values most blocks of ``_RUN_BLOCK`` elements hold one value,
+    which their first elements show: every ``_RUN_BLOCK``-th element is compared
+    first, and only the blocks where the value changes are read in full. With many
+    distinct values it is the plain comparison of neighbours.
+
+    >>> _run_starts(np.repeat([1, 2, 5], [100, 1, 300])).tolist()
+    [0, 100, 101]
+    """
+    n = a.size
+    block = _RUN_BLOCK
+    if n > 8 * block:
+        samples = a[::block]
+        changes = np.empty(samples.size, dtype=bool)
+        np.not_equal(samples[1:], samples[:-1], out=changes[:-1])
+        changes[-1] = samples[-1] != a[-1]
+        blocks = np.flatnonzero(changes)
+        if blocks.size * 8 < samples.size:
+            candidates = (blocks[:, None] * block + np.arange(1, block + 1)).ravel()
+            candidates = candidates[candidates < n]
+            new_value = candidates[a[candidates] != a[candidates - 1]]
+            return np.concatenate((np.zeros(1, dtype=np.intp), new_value))
+    new = np.empty(n, dtype=bool)
+    new[0] = True
+    np.not_equal(a[1:], a[:-1], out=new[1:])
+    return np.flatnonzero(new)
+
+
+#: Elements per step of the loops that keep their data in cache.
+_CHUNK = 2**16
+
+#: Codes of :func:`_labelled_keys` stay below this, so that ``2 c + y`` is a
+#: non-negative int64 (numpy sorts int64 faster than uint64).
+_SPAN = 2**62
+
+
+def _labelled_keys(
+    y: np.ndarray, s: np.ndarray
+) -> tuple[np.ndarray, Callable[[np.ndarray], np.ndarray]] | None:
+    """One int64 key per object, ``2 c + y`` with ``0 <= c < 2**62`` in the order of
+    the scores, and the map from codes ``c`` back to scores; None when no such code
+    exists.
+
+    Sorting the keys sorts by score and, among equal scores, puts the negatives first,
+    so the runs of equal keys of the sorted array are the counts of each class per
+    score: one ``numpy.sort`` of plain integers, no ``argsort`` and no split by class.
+    The code is exact: float64 scores in [0, 2) (probabilities) are their own bit
+    patterns, which order them; other float64 scores take the usual order-preserving
+    map of their bits to integers (-0.0 made 0.0 first), and integer scores
+    themselves, shifted down by the smallest code, when the codes span less than
+    ``2**62`` (always, but for integers or floats spread over nearly their whole type).
+    Long doubles get None.
+    """
+    if s.dtype == np.float64:
+        key = _probability_keys(y, s)
+        if key is not None:
+            return key, _code_to_float
+        code = np.add(s, 0.0).view(np.int64)  # a copy, with -0.0 made 0.0
+        flip = np.right_shift(code, 63).view(np.uint64)  # all ones for the negatives
+        np.right_shift(flip, np.uint64(1), out=flip)  # ... but the sign bit
+        np.bitwise_xor(code, flip.view(np.int64), out=code)
+        to_scores: Callable[[np.ndarray], np.ndarray] = _ordered_to_float
+    elif s.dtype == np.int64 or s.dtype == np.uint64:
+        code = s.copy()
+        dtype = s.dtype
+
+        def to_scores(i: np.ndarray) -> np.ndarray:
+            return i.astype(dtype)
+    else:
+        return None
+    lowest, highest = int(code.min()), int(code.max())
+    if highest - lowest >= _SPAN:
+        return None
+    u = code.view(np.uint64)
+    np.subtract(u, np.uint64(lowest % 2**64), out=u)  # modulo 2**64: exact below 2**62
+    key = u.view(np.int64)
+    np.left_shift(key, 1, out=key)
+    return _set_label(key, y), lambda c: to_scores(_code_to_int(c, lowest))
+
+
+def _set_label(key: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Add the bool label to each (even) int64 key, in place."""
+    np.add(key, y.view(np.uint8), out=key)
+    return key
+
+
+def _probability_keys(y: np.ndarray, s: np.ndarray) -> np.ndarray | None:
+    """``2 bits + y`` when every float64 score is in [0.0, 2.0) (bits below ``2**62``,
+    which order them), else None. Chunk by chunk: the check, the shift and the label
+    work on data in cache, and a score out of range stops it at its chunk."""
+    bits = s.view(np.int64)
+    key = np.empty(s.size, dtype=np.int64)
+    label = y.view(np.uint8)
+    for i in range(0, s.size, _CHUNK):
+        chunk = bits[i : i + _CHUNK]
+        if not 0 <= int(np.bitwise_or.reduce(chunk)) < _SPAN:
+            return None
+        part = key[i : i + _CHUNK]
+        np.left_shift(chunk, 1, out=part)
+        np.add(part, label[i : i + _CHUNK], out=part)
+    return key
+
+
+def _code_to_float(c: np.ndarray) -> np.ndarray:
+    return c.view(np.float64)
+
+
+def _code_to_int(c: np.ndarray, lowest: int) -> np.ndarray:
+    """``c + lowest`` (``c`` non-negative int64) as int64, or as uint64 when above
+    the int64 range."""
+    u = c.view(np.uint64) + np.uint64(lowest % 2**64)  # modulo 2**64
+    return u.view(np.int64) if lowest < 0 or int(u.max()) < 2**63 else u
+
+
+def _ordered_to_float(i: np.ndarray) -> np.ndarray:
+    """The inverse of the order-preserving map of :func:`_labelled_keys` (an involution)."""
+    i = i.view(np.int64)
+    flip = np.right_shift(np.right_shift(i, 63).view(np.uint64), np.uint64(1))
+    return np.bitwise_xor(i, flip.view(np.int64)).view(np.float64)
+
+
+def _groups_from_keys(key: np.ndarray, decode: Callable[[np.ndarray], np.ndarray]) -> ScoreGroups:
+    """Sort the keys of :func:`_labelled_keys` (in place) and count each class per score."""
+    key.sort()
+    starts = _run_starts(key)
+    run_keys = key[starts]
+    codes = run_keys >> 1
+    new = np.empty(codes.size, dtype=bool)  # a score's first run (its negatives, if any)
+    new[0] = True
+    np.not_equal(codes[1:], codes[:-1], out=new[1:])
+    first = np.flatnonzero(new)
+    # a score's runs are its negatives then its positives: its last run holds its
+    # positives if its label is 1; the score's count is the gap to the next score
+    last = np.empty_like(first)
+    np.subtract(first[1:], 1, out=last[:-1])
+    last[-1] = codes.size - 1
+    ends = np.empty_like(first)
+    ends[:-1] = starts[first[1:]]
+    ends[-1] = key.size
+    last_start = starts[last]
+    pos = ends - last_start
+    pos *= run_keys[last] & 1
+    neg = ends - starts[first] - pos
+    values = decode(codes[first])
+    return ScoreGroups(values[::-1].copy(), pos[::-1].copy(), neg[::-1].copy())
 
 
 def score_groups(y: np.ndarray, s: np.ndarray, w: np.ndarray | None = None) -> ScoreGroups:
     """Group validated scores by value, in decreasing score order.
 
-    Without weights: one sort of all scores gives the distinct values and the group
-    sizes; one sort of the smaller class's scores, located among the distinct values
-    (or the distinct values among them, whichever array is shorter), gives that class's
-    count per group. With weights: a hash table codes the scores, one ``numpy.bincount``
-    sums the weights of each class per code, and only the distinct values are sorted
-    (see ``_sums_per_value``).
+    Without weights: one sort of integer keys that hold the score's order and the label
+    (see ``_labelled_keys``) gives every group and its count of each class as runs of
+    equal keys; scores no key can code (long doubles, integers spanning nearly their
+    whole type) take one sort of all scores and one of the smaller class's, located
+    among the distinct values. With weights: a hash table codes the scores, one
+    ``numpy.bincount`` sums the weights of each class per code, and only the distinct
+    values are sorted (see ``_sums_per_value``).
 
     >>> g = score_groups(np.array([0, 1, 1, 0], bool), np.array([0.2, 0.5, 0.2, 0.1]))
     >>> g.scores.tolist(), g.pos.tolist(), g.neg.tolist()
@@ -73,8 +228,14 @@ def score_groups(y: np.ndarray, s: np.ndarray, w: np.ndarray | None = None) -> S
     >>> g.pos.tolist(), g.neg.tolist()
     ([2.0, 0.5, 0.0], [0.0, 1.0, 3.0])
     """
+    hashed = _hashed_groups(y, s, w)
+    if hashed is not None:
+        return hashed
     if w is not None:
         return _sums_per_value(s, y, w, w)
+    keyed = _labelled_keys(y, s)
+    if keyed is not None:
+        return _groups_from_keys(*keyed)
     asc, values, total = _distinct_ascending(s)
     m1 = int(np.count_nonzero(y))
     count_positives = m1 <= y.size - m1
@@ -86,6 +247,98 @@ def score_groups(y: np.ndarray, s: np.ndarray, w: np.ndarray | None = None) -> S
     pos = counts if count_positives else total - counts
     neg = total - pos
     return ScoreGroups(values[::-1].copy(), pos[::-1].copy(), neg[::-1].copy())
+
+
+#: Fibonacci hashing: the odd multiplier nearest 2**64 / golden ratio.
+_FIBONACCI = np.uint64(0x9E3779B97F4A7C15)
+#: Below this many objects, or with more distinct scores in the sample than a quarter
+#: of it, :func:`_hashed_groups` leaves the work to the sorts.
+_HASH_MIN_SIZE = 2**16
+_HASH_SAMPLE = 2**14
+_NAN_BITS = np.uint64(0x7FF8000000000001)
+
+
+def _hashed_groups(y: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> ScoreGroups | None:
+    """:func:`score_groups` for many objects sharing few distinct float64 scores (None
+    otherwise): the objects (or their weights) counted per (score, label) in one pass
+    through a hash table made of numpy operations, no sort of the objects.
+
+    The distinct scores of a sample of ``_HASH_SAMPLE`` objects fill a table about 32
+    times larger than their number: score ``d`` owns slots ``h(d)`` and ``h(d) xor 1``
+    (``h`` the top bits of its 64 bits times :data:`_FIBONACCI`; the label picks one).
+    Each object goes to slot ``h(score) xor label``; where that slot's owner is its own
+    score its weight is added there (``numpy.add.at``, in input order, as
+    ``_sums_per_value``'s ``bincount`` adds them), otherwise (a score the sample
+    missed, or two scores in one slot) the object is a stray, summed apart with
+    ``pandas.factorize``. Only the distinct scores are sorted. Without weights the
+    counts are int64, exact in any order.
+    """
+    n = s.size
+    if n < _HASH_MIN_SIZE or s.dtype != np.float64:
+        return None
+    # scores are hashed by their bits, -0.0 made 0.0 first (s + 0.0): one value, one key
+    sample = np.sort(np.add(s[:: n // _HASH_SAMPLE], 0.0).view(np.uint64))
+    known = sample[np.r_[True, sample[1:] != sample[:-1]]]
+    if 4 * known.size > sample.size:
+        return None
+    width = min(22, max(10, known.size.bit_length() + 6))  # slots: 2**width
+    drop = np.uint64(64 - width)
+    owner = np.full(2**width, _NAN_BITS)  # no finite score has these bits: slot unused
+    home = np.right_shift(np.multiply(known, _FIBONACCI), drop).view(np.int64)
+    owner[home] = known
+    owner[home ^ 1] = known
+    sums = np.zeros(2**width + 1, dtype=np.float64 if w is not None else np.int64)
+    # (the last slot takes the strays, left out)
+    label = y.view(np.uint8)
+    chunk = min(n, _CHUNK)
+    slot, seen, stray = np.empty(chunk, np.uint64), np.empty(chunk, np.uint64), np.empty(chunk, bool)
+    zero_free = np.empty(chunk, np.float64)
+    strays = []
+    for i in range(0, n, chunk):  # chunk by chunk, so that each step works in cache
+        m = min(chunk, n - i)
+        part_bits = np.add(s[i : i + m], 0.0, out=zero_free[:m]).view(np.uint64)
+        part = slot[:m]
+        np.multiply(part_bits, _FIBONACCI, out=part)
+        np.right_shift(part, drop, out=part)
+        np.bitwise_xor(part, label[i : i + chunk], out=part)  # the label flips bit 0
+        index = part.view(np.int64)
+        np.take(owner, index, out=seen[:m], mode="clip")  # slots are in range
+        np.not_equal(seen[:m], part_bits, out=stray[:m])
+        if stray[:m].any():
+            where = np.flatnonzero(stray[:m])
+            index[where] = 2**width
+            strays.append(where + i)
+            if 8 * sum(x.size for x in strays) > n:
+                return None
+        np.add.at(sums, index, w[i : i + chunk] if w is not None else 1)
+    used = np.flatnonzero(owner != _NAN_BITS)
+    values = owner[used]
+    h = np.right_shift(np.multiply(values, _FIBONACCI), drop).view(np.int64)
+    labels = (used ^ h).astype(bool)
+    totals = sums[used]
+    if strays:
+        where = np.concatenate(strays)
+        codes, uniques = pd.factorize(np.add(s[where], 0.0).view(np.uint64))
+        k = uniques.size
+        pairs = np.bincount(
+            2 * codes + y[where], weights=None if w is None else w[where], minlength=2 * k
+        )
+        values = np.concatenate((values, np.repeat(np.asarray(uniques), 2)))
+        labels = np.concatenate((labels, np.tile([False, True], k)))
+        totals = np.concatenate((totals, pairs))
+    floats = values.view(np.float64)
+    order = np.argsort(floats)[::-1]  # a few thousand distinct (score, label) pairs
+    floats, labels, totals = floats[order], labels[order], totals[order]
+    new = np.empty(floats.size, dtype=bool)
+    new[0] = True
+    np.not_equal(floats[1:], floats[:-1], out=new[1:])
+    group = np.cumsum(new) - 1
+    k = int(group[-1]) + 1
+    pos = np.bincount(group, weights=np.where(labels, totals, 0.0), minlength=k)
+    neg = np.bincount(group, weights=np.where(labels, 0.0, totals), minlength=k)
+    if w is None:  # counts below 2**53: exact through float64
+        pos, neg = pos.astype(np.int64), neg.astype(np.int64)
+    return ScoreGroups(floats[new], pos, neg)
 
 
 def _sums_per_value(

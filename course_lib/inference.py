@@ -152,22 +152,49 @@ def _needs_two_per_class(y: np.ndarray, what: str) -> bool:
     return False
 
 
-def _group_placements(y: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Placement values ``(V10, V01)`` in increasing score order, from the score groups.
+def _delong_moments(y: np.ndarray, s: np.ndarray) -> tuple[float, float, float]:
+    """``(AUC, var(V10), var(V01))`` from the groups of equal scores (both classes
+    present; the variances ``nan`` for a class of one).
 
-    A placement depends only on the object's score, so it is computed once per group
-    of equal scores (from :func:`~course_lib._groups.score_groups`, the sort every
-    curve uses) and repeated for the group's members; the values and their order are
-    those of ``_placements``, so means and variances come out to the same bits.
+    A placement depends only on the object's score, so everything is a sum over the
+    groups of :func:`~course_lib._groups.score_groups` (the sort every curve uses),
+    weighted by the group's count of each class; no per-object array is formed. With
+    ``a_g = 2 (negatives below) + (negatives tied)`` a positive of group ``g`` has
+    ``V10 = a_g / (2 m0)``, and ``2U = sum_g pos_g a_g``, so the AUC is the exact
+    ``2U / (2 m0 m1)`` correctly rounded (as :func:`course_lib.roc_auc` gives it), and
+
+        var(V10) = sum_g pos_g (m1 a_g - 2U)**2 / ((2 m0 m1)**2 (m1 - 1)),
+
+    where every ``m1 a_g - 2U`` is an exact integer (so there is no cancellation);
+    symmetrically for the negatives.
     """
     g = score_groups(y, s)  # decreasing scores; int64 counts per group
     pos, neg = g.pos[::-1], g.neg[::-1]  # increasing scores
     m1, m0 = int(pos.sum()), int(neg.sum())
-    neg_below = np.cumsum(neg) - neg
-    pos_below = np.cumsum(pos) - pos
-    v10 = (2 * neg_below + neg) / (2.0 * m0)  # negatives below + those tied, halved
-    v01 = 1.0 - (2 * pos_below + pos) / (2.0 * m1)
-    return np.repeat(v10, pos), np.repeat(v01, neg)
+    if m1 + m0 >= 2**31:  # m1 * a_g could leave int64: Python integers
+        pos, neg = pos.astype(object), neg.astype(object)
+    a = np.cumsum(neg)  # then 2 (negatives below) + (negatives tied) for each group
+    a *= 2
+    a -= neg
+    b = np.cumsum(pos)  # the same for the positives
+    b *= 2
+    b -= pos
+    twice_u = int(np.dot(pos, a))  # 2U: sum over the positives of a_g
+    twice_v = 2 * m0 * m1 - twice_u  # sum over the negatives of b_g
+    scale = (2.0 * m0 * m1) ** 2
+
+    def variance(count: np.ndarray, c: np.ndarray, m: int, total: int) -> float:
+        """``sum count (m c - total)**2 / (scale (m - 1))``; nan for a class of one."""
+        if m < 2:
+            return math.nan
+        c *= m
+        c -= total  # exact integers
+        d = c.astype(np.float64)
+        d *= d
+        return float(np.dot(count.astype(np.float64), d)) / (scale * (m - 1))
+
+    # V01 = 1 - b_g / (2 m1) deviates from its mean as b_g / (2 m1) does
+    return twice_u / (2 * m0 * m1), variance(pos, a, m1, twice_u), variance(neg, b, m0, twice_v)
 
 
 def auc_ci_delong(y_true: Any, y_score: Any, *, level: float = 0.95) -> DeLongCI:
@@ -213,11 +240,11 @@ def auc_ci_delong(y_true: Any, y_score: Any, *, level: float = 0.95) -> DeLongCI
     y, s, _ = check_binary(y_true, y_score)
     if not has_both_classes(y, None, "ROC AUC"):
         return DeLongCI(math.nan, math.nan, math.nan, math.nan)
-    v10, v01 = _group_placements(y, s)
-    auc = float(v10.mean())
     if not _needs_two_per_class(y, "The DeLong interval"):
-        return DeLongCI(auc, math.nan, math.nan, math.nan)
-    variance = float(v10.var(ddof=1) / v10.size + v01.var(ddof=1) / v01.size)
+        return DeLongCI(_delong_moments(y, s)[0], math.nan, math.nan, math.nan)
+    auc, var10, var01 = _delong_moments(y, s)
+    m1 = int(np.count_nonzero(y))
+    variance = var10 / m1 + var01 / (y.size - m1)
     half = float(ndtri((1 + level) / 2)) * math.sqrt(variance)
     return DeLongCI(auc, max(0.0, auc - half), min(1.0, auc + half), variance)
 
@@ -304,7 +331,7 @@ def auc_ci_bootstrap(
     distinct, groups = np.unique(s, return_inverse=True)
     positives, negatives = np.flatnonzero(y), np.flatnonzero(~y)
     n = y.size
-    auc = float(_group_placements(y, s)[0].mean())
+    auc = _delong_moments(y, s)[0]
     block = max(1, 1_000_000 // n)
     aucs = []
     for start in range(0, n_boot, block):

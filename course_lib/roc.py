@@ -278,8 +278,9 @@ def roc_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> RocCur
     ([0.0, 0.5, 0.5, 0.5, 1.0], [0.0, 0.0, 0.5, 1.0, 1.0], [inf, 0.8, 0.4, 0.35, 0.1])
     """
     y, s, w = check_binary(y_true, y_score, sample_weight)
-    _need_both_classes(y, w)
-    tps, fps, thresholds = with_origin(cumulative_counts(y, s, w))
+    c = cumulative_counts(y, s, w)
+    need_classes(c.m1, c.m0, "the ROC curve", warn=False)
+    tps, fps, thresholds = with_origin(c)
     return RocCurve(fps / fps[-1], tps / tps[-1], thresholds)
 
 
@@ -339,16 +340,15 @@ def roc_auc(
     y, s, w = check_binary(y_true, y_score, sample_weight, scale=not exact)
     if exact:
         integer_weights(w)  # raises on fractional weights or too large a total
-    if not has_both_classes(y, w, "ROC AUC"):
+    c = cumulative_counts(y, s, w)  # the class totals come from it (no pass over y)
+    if not need_classes(c.m1, c.m0, "ROC AUC", warn=True, stacklevel=2):
         return float("nan")
     if w is None or exact:
-        c = cumulative_counts(y, s, w)
         pos = c.pos.astype(np.int64)
         neg = c.neg.astype(np.int64)
         denominator = 2 * int(pos.sum()) * int(neg.sum())
         numerator = _twice_u(pos, neg)
         return Fraction(numerator, denominator) if exact else numerator / denominator
-    c = cumulative_counts(y, s, w)
     above = c.tp - c.pos
     area = float(np.dot(c.neg, above + 0.5 * c.pos))
     return area / (float(c.pos.sum()) * float(c.neg.sum()))

@@ -72,3 +72,94 @@ def test_weighted_groups_by_hash_equal_groups_by_sorting(seed):
     np.testing.assert_array_equal(g.scores, values)
     np.testing.assert_allclose(g.pos, [w[y & (s == v)].sum() for v in values], rtol=1e-12)
     np.testing.assert_allclose(g.neg, [w[~y & (s == v)].sum() for v in values], rtol=1e-12)
+
+
+def _scores_of_kind(kind, n, rng):
+    if kind == "probabilities":  # [0, 2): the bits are the key
+        return np.round(rng.random(n), 2)
+    if kind == "signed":  # the order-preserving map of the bits, -0.0 as 0.0
+        s = np.round(rng.normal(size=n), 1)
+        s[rng.random(n) < 0.1] = -0.0
+        return s
+    if kind == "extreme floats":  # codes span more than 2**62: one sort and a search
+        return rng.choice([-1.7e308, -5e-324, -0.0, 0.0, 5e-324, 2.0, 1.7e308], n)
+    if kind == "int64 beyond 2**53":
+        return 2**62 + rng.integers(-3, 3, n)
+    if kind == "int64 full range":
+        return rng.choice(np.array([-(2**63), -1, 0, 2**63 - 1], dtype=np.int64), n)
+    if kind == "uint64 above 2**63":
+        return np.uint64(2**63) + rng.integers(0, 4, n).astype(np.uint64) * np.uint64(3)
+    raise AssertionError(kind)
+
+
+@pytest.mark.parametrize("n", [7, 5000])  # 5000: runs found from every 64th element
+@pytest.mark.parametrize(
+    "kind",
+    ["probabilities", "signed", "extreme floats", "int64 beyond 2**53", "int64 full range",
+     "uint64 above 2**63"],
+)
+def test_unweighted_groups_from_labelled_keys_every_kind_of_score(kind, n):
+    """One sort of the keys 2c + y (or the fallback) counts each class per score exactly,
+    and the scores come back in their own dtype."""
+    rng = np.random.default_rng(n)
+    s = _scores_of_kind(kind, n, rng)
+    y = rng.random(n) < 0.3
+    g = score_groups(y, s)
+    keys, pos, neg = brute_force(y, s.tolist(), None)
+    assert g.scores.dtype == s.dtype
+    assert g.scores.tolist() == keys
+    assert g.pos.tolist() == pos and g.neg.tolist() == neg
+
+
+@pytest.mark.parametrize("weighted", [True, False])
+@pytest.mark.parametrize("distinct", [1, 40, 4000, "40 and rare", "40 and signed zeros"])
+def test_groups_by_numpy_hash_are_the_sums_in_input_order(distinct, weighted, monkeypatch):
+    """Many objects, few distinct scores: the numpy hash table. Its sums are the weights
+    added one by one in input order, to the last bit, including the objects that share
+    a slot with another score or whose score the sample missed (summed apart: with
+    4,000 distinct scores, or 40 common ones and 1% of scores seen once, some are)."""
+    import pandas as pd
+
+    from course_lib import _groups
+
+    sizes = []
+    factorize = pd.factorize
+
+    def spy(values, *args, **kwargs):
+        sizes.append(len(values))
+        return factorize(values, *args, **kwargs)
+
+    monkeypatch.setattr(_groups.pd, "factorize", spy)
+    rng = np.random.default_rng(len(str(distinct)))
+    n = 2**17
+    s = rng.integers(0, 40 if isinstance(distinct, str) else distinct, n) / 7.0 - 3.0
+    if distinct == "40 and signed zeros":  # one value, one sum in input order
+        s[rng.random(n) < 0.1], s[rng.random(n) < 0.1] = -0.0, 0.0
+    if distinct == "40 and rare":
+        rare = rng.random(n) < 0.01
+        s[rare] = 10.0 + rng.random(int(np.count_nonzero(rare)))  # each seen once
+    y = rng.random(n) < 0.4
+    w = rng.random(n) * (rng.random(n) < 0.9) if weighted else None
+    assert _groups._hashed_groups(y, s, w) is not None
+    g = score_groups(y, s, w)
+    keys, pos, neg = brute_force(y, s.tolist(), None if w is None else w.tolist())
+    assert g.scores.tolist() == keys
+    assert g.pos.tolist() == pos and g.neg.tolist() == neg
+    if not weighted:  # counts, as the sorts give them
+        assert g.pos.dtype == np.int64 and g.neg.dtype == np.int64
+        monkeypatch.setattr(_groups, "_hashed_groups", lambda y, s, w: None)
+        for a, b in zip(g, score_groups(y, s)):
+            np.testing.assert_array_equal(a, b)
+    if distinct in (4000, "40 and rare"):
+        assert sizes and max(sizes) < n // 8  # some strays, summed apart
+
+
+def test_scale_weights_multiplies_exactly_as_ldexp():
+    from course_lib._checks import scale_weights
+
+    rng = np.random.default_rng(0)
+    for e in [*range(-1074, 1024, 13), -1074, -1023, -1022, 1022, 1023]:
+        w = np.r_[rng.random(500) * 2.0**e, 5e-324, 0.0]
+        w = w[np.isfinite(w)]
+        exponent = int(np.frexp(w.max())[1])
+        np.testing.assert_array_equal(scale_weights(w), np.ldexp(w, -exponent))

@@ -295,3 +295,31 @@ def test_property_delong_test_is_antisymmetric(data, other):
     assert ab.z == pytest.approx(-ba.z, abs=1e-9)
     assert ab.p_value == pytest.approx(ba.p_value, abs=1e-12)
     assert (ab.low, ab.high) == pytest.approx((-ba.high, -ba.low), abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_delong_auc_is_roc_auc_and_variance_the_exact_rational(seed):
+    """The interval is built from the score groups: its AUC is the correctly rounded
+    U / (m0 m1), bit for bit roc_auc's, and its variance is within a few units in the
+    last place of the exact rational value of DeLong's formula."""
+    from fractions import Fraction
+
+    from course_lib import roc_auc
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(4, 80))
+    y = rng.random(n) < 0.5
+    y[:2], y[2:4] = True, False
+    s = np.round(rng.normal(size=n), 1)
+    pairs = [[Fraction(int(a > b) * 2 + int(a == b), 2) for b in s[~y]] for a in s[y]]
+    v10 = [sum(row, Fraction(0)) / len(row) for row in pairs]
+    v01 = [sum(col, Fraction(0)) / len(col) for col in zip(*pairs)]
+
+    def var(v):
+        mean = sum(v, Fraction(0)) / len(v)
+        return sum(((x - mean) ** 2 for x in v), Fraction(0)) / (len(v) - 1)
+
+    got = auc_ci_delong(y, s)
+    assert got.auc == float(sum(v10, Fraction(0)) / len(v10)) == roc_auc(y, s)
+    exact = float(var(v10) / len(v10) + var(v01) / len(v01))
+    assert got.variance == pytest.approx(exact, rel=4e-16, abs=0)
