@@ -35,6 +35,8 @@ __all__ = [
     "cumulative_counts",
     "cumulative_sums",
     "with_origin",
+    "counts_at_class_scores",
+    "counts_at_cuts",
 ]
 
 
