@@ -99,11 +99,8 @@ def assert_chunks_equal(ours: list, theirs: list, weighted: bool) -> None:
                 assert x.dtype == z.dtype == np.float64
                 np.testing.assert_allclose(x, z, rtol=1e-12, atol=1e-12, err_msg=name)
             else:
-                # integer scores stay int64 in the engine; MemoryEngine turns those that
-                # float64 holds exactly into float64 (the library's score policy): the
-                # same numbers
-                assert x.dtype == z.dtype or (name.startswith("score") and (
-                    x.dtype, z.dtype) == (np.int64, np.float64)), (name, x.dtype, z.dtype)
+                # integer scores are int64 in every engine (the score policy of _checks)
+                assert x.dtype == z.dtype, (name, x.dtype, z.dtype)
                 assert x.tolist() == z.tolist(), name
 
 
@@ -372,6 +369,52 @@ def test_bad_input_is_a_clear_value_error(tmp_path, frame, kwargs, message):
     for data in (frame, bad_parquet(tmp_path, frame)):
         with pytest.raises(ValueError, match=message):
             DuckDBEngine(data, **args)
+
+
+BAD_FRAMES = [
+    (SMALL, {"scores": "q"}),
+    (SMALL, {"label": "target"}),
+    (SMALL, {"weight": "w"}),
+    (SMALL, {"scores": ["p", "p"]}),
+    (SMALL.assign(y=[0, 1, 2, 0, 1, 0]), {}),
+    (SMALL.assign(y=["a", "b", "c", "a", "b", "a"]), {"pos_label": "a"}),
+    (SMALL.assign(y=list("abcdefg")[:6]), {"pos_label": "a"}),
+    (SMALL.assign(y=["no", "yes"] * 3), {"pos_label": "maybe"}),
+    (SMALL.assign(p=[0.1, np.inf, 0.3, 0.4, 0.5, -np.inf]), {}),
+    (SMALL.assign(y=0), {}),
+    (SMALL.assign(y=["yes"] * 6), {}),
+    (SMALL.iloc[:0], {}),
+    (SMALL.assign(p=np.nan), {}),
+    (SMALL.assign(w=[1, 2, -1, 1, np.inf, 1.0]), {"weight": "w"}),
+    (SMALL.assign(w=[1, 2, None, 1, 1, 1.0]), {"weight": "w"}),
+    (SMALL.assign(w=0.0), {"weight": "w"}),
+]
+
+
+@pytest.mark.parametrize("case", range(len(BAD_FRAMES)))
+def test_memory_and_duckdb_refuse_bad_input_in_the_same_words(case):
+    """One wording per refusal (course_lib.report._engine.refuse): the memory engine and
+    DuckDB say the same thing of the same DataFrame; a label of three values is not
+    binary even with pos_label."""
+    frame, kwargs = BAD_FRAMES[case]
+    args = {"label": "y", "scores": "p", **kwargs}
+    with pytest.raises(ValueError) as memory:
+        MemoryEngine(frame, **args)
+    with pytest.raises(ValueError) as sql:
+        DuckDBEngine(frame, **args)
+    assert str(memory.value) == str(sql.value)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int32, np.uint16, np.uint32, "Int64", bool])
+def test_integer_scores_are_int64_in_every_engine(dtype):
+    frame = SMALL.assign(p=pd.array([3, 1, 2, 0, 1, 1], dtype=dtype))
+    memory = MemoryEngine(frame, label="y", scores="p")
+    with DuckDBEngine(frame, label="y", scores="p") as engine:
+        assert_chunks_equal(list(engine.groups("p")), list(memory.groups("p")), False)
+        assert next(memory.groups("p")).score.dtype == np.int64
+    pairs = next(MemoryEngine(frame.assign(q=frame["p"]), label="y",
+                              scores=["p", "q"]).pair_groups("p", "q"))
+    assert pairs.score_a.dtype == pairs.score_b.dtype == np.int64
 
 
 def test_nan_in_a_file_is_refused_not_dropped(tmp_path):

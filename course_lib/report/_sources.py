@@ -32,6 +32,7 @@ __all__ = [
     "DatabaseTable",
     "classify",
     "sha256_of",
+    "frame_sha256",
     "sql_string",
     "fresh_name",
     "PARQUET_SUFFIXES",
@@ -216,3 +217,12 @@ def sha256_of(path: str, *, block: int = 1 << 20) -> str:
     except OSError as exc:
         raise ValueError(f"cannot read {path!r}: {exc.strerror or exc}") from None
     return digest.hexdigest()
+
+
+def frame_sha256(frame: Any) -> str:
+    """The SHA-256 of a pandas DataFrame's row hashes (``pd.util.hash_pandas_object``,
+    without the index): the fingerprint of data that is not a file."""
+    import pandas as pd
+
+    return hashlib.sha256(
+        pd.util.hash_pandas_object(frame, index=False).to_numpy().tobytes()).hexdigest()
