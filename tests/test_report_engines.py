@@ -561,3 +561,57 @@ def test_spark_table_names_quoting_and_bad_input(spark_run):
 def test_groups_type_is_the_protocols():
     with DuckDBEngine(SMALL, label="y", scores="p") as engine:
         assert all(isinstance(g, Groups) for g in engine.groups("p"))
+
+
+def test_report_closes_the_engines_it_makes_and_leaves_the_callers_open(monkeypatch):
+    """report(engine="duckdb") closes its engines (data and baseline: the temporary
+    folders go at once, not when the garbage collector finds them); an engine passed in
+    stays open for its owner."""
+    from course_lib.report import report
+
+    made: list[DuckDBEngine] = []
+    original = DuckDBEngine.__init__
+
+    def keep(self, *args, **kwargs):
+        made.append(self)  # a reference held: the finalizer cannot be what cleans up
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(DuckDBEngine, "__init__", keep)
+    report(SMALL, label="y", scores="p", engine="duckdb", baseline=SMALL)
+    assert len(made) == 2
+    for engine in made:
+        assert engine._folders == [] and engine._cleanup == [] and engine._tables == {}
+    with DuckDBEngine(SMALL, label="y", scores="p") as mine:
+        report(None, label="y", scores="p", engine=mine)
+        assert mine._folders and all(os.path.isdir(f) for f in mine._folders)
+        assert next(mine.groups("p")).score.size == SMALL["p"].nunique()  # still usable
+    assert mine._folders == []
+    with pytest.raises(ValueError, match="no score column"):  # closed on error too
+        report(SMALL, label="y", scores="q", engine="duckdb")
+    assert made[-1]._folders == []
+
+
+@pytest.mark.parametrize("fmt", ["parquet", "csv"])
+def test_the_memory_engine_reads_files_as_duckdb_does(tmp_path, fmt):
+    """One reader of DATA for every engine (course_lib.report._sources): the memory engine
+    reads files, records the same inputs, and refuses NaN in a file in the same words."""
+    path = write(SMALL.assign(q=SMALL["p"] * 2), tmp_path / f"d.{fmt}", fmt)
+    memory = MemoryEngine(str(path), label="y", scores=["p", "q"])
+    with DuckDBEngine(str(path), label="y", scores=["p", "q"]) as engine:
+        assert memory.inputs() == engine.inputs()
+        assert memory.inputs()[0]["sha256"] == hashlib.sha256(path.read_bytes()).hexdigest()
+        assert_summaries_equal(memory.summary(), engine.summary(), True)
+        assert_chunks_equal(list(memory.groups("q")), list(engine.groups("q")), False)
+    con = duckdb.connect()
+    bad = tmp_path / f"nan.{fmt}"
+    option = "FORMAT parquet" if fmt == "parquet" else "FORMAT csv, HEADER true"
+    con.execute(f"COPY (SELECT * FROM (VALUES (0, 0.1::DOUBLE), (1, 'nan'::DOUBLE), "
+                f"(NULL, 'inf'::DOUBLE), (1, 0.3::DOUBLE)) t(y, p)) TO '{bad.as_posix()}' "
+                f"({option})")
+    with pytest.raises(ValueError) as sql:
+        DuckDBEngine(str(bad), label="y", scores="p")
+    with pytest.raises(ValueError) as mem:
+        MemoryEngine(str(bad), label="y", scores="p")
+    assert str(mem.value) == str(sql.value) == (
+        "the score 'p' has 1 NaN or infinite values among the rows used; scores must be "
+        "finite (a missing score is NULL, or an empty cell)")

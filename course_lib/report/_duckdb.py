@@ -47,6 +47,7 @@ from ._sources import (
     FileSource,
     InputFile,
     classify,
+    duckdb_reader,
     frame_sha256,
     fresh_name,
     sha256_of,
@@ -582,12 +583,10 @@ class DuckDBEngine(SqlEngine):
             self._inputs = [InputFile(None, frame_sha256(source), len(source))]
             return view
         if isinstance(source, FileSource):
-            reader = "read_parquet" if source.kind == "parquet" else "read_csv"
-            options = "" if source.kind == "parquet" else ", header = true"
             for path in source.paths:
                 try:
                     ((rows,),) = self.connection.execute(
-                        f"SELECT COUNT(*) FROM {reader}({sql_string(path)}{options})"
+                        f"SELECT COUNT(*) FROM {duckdb_reader(source.kind, [path])}"
                     ).fetchall()
                 except self._duckdb.Error as exc:
                     raise ValueError(
@@ -595,10 +594,8 @@ class DuckDBEngine(SqlEngine):
                 self._inputs.append(InputFile(path, sha256_of(path), int(rows)))
             if not any(i.rows for i in self._inputs):
                 raise refuse.no_rows(", ".join(source.paths))
-            paths = ", ".join(sql_string(p) for p in source.paths)
-            extra = ", union_by_name = true" if len(source.paths) > 1 else ""
             self._execute(f"CREATE TEMPORARY VIEW {q} AS SELECT * FROM "
-                          f"{reader}([{paths}]{options}{extra})")
+                          f"{duckdb_reader(source.kind, source.paths)}")
             self._cleanup.append(f"view:{q}")
             return view
         if isinstance(source, DatabaseTable):

@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from .._checks import check_labels, check_scores, check_weights, need_classes
-from ._sources import frame_sha256
+from ._sources import read_frame
 
 __all__ = [
     "CHUNK",
@@ -342,8 +342,9 @@ class MemoryEngine:
 
     Parameters
     ----------
-    data : pandas.DataFrame
-        The rows.
+    data : pandas.DataFrame, or files
+        The rows: a DataFrame, or what :func:`course_lib.report._sources.read_frame`
+        reads into one (Parquet or CSV files, a glob, ``FILE.duckdb:TABLE``).
     label : str
         The label column: 0/1 numbers or bools, or any two values (see ``pos_label``).
     scores : str or sequence of str
@@ -385,11 +386,8 @@ class MemoryEngine:
         by: str | None = None,
         pos_label: Any = None,
     ) -> None:
-        if not isinstance(data, pd.DataFrame):
-            raise ValueError(
-                f"the memory engine reads a pandas DataFrame, got {type(data).__name__}"
-            )
         names = score_names(scores)
+        data, inputs = read_frame(data, label, names)  # files are read by DuckDB
         if len(data) == 0:
             raise refuse.no_rows()
         self.scores: tuple[str, ...] = names
@@ -437,7 +435,7 @@ class MemoryEngine:
         self._cache: dict[tuple[str, str | None], Any] = {}
         m1, m0 = self._totals()
         need_classes(m1, m0, "the report", warn=False)
-        self._digest = frame_sha256(data)
+        self._inputs = inputs
 
     def _totals(self) -> tuple[int | float, int | float]:
         if self._w is None:
@@ -555,8 +553,18 @@ class MemoryEngine:
             yield PairGroups(ga[part], gb[part], gp[part], gn[part])
 
     def inputs(self) -> list[dict[str, Any]]:
-        """One input: no path; the SHA-256 of pandas' row hashes of the DataFrame."""
-        return [{"path": None, "sha256": self._digest, "rows": self._rows}]
+        """What was read: each file (path, SHA-256 of its bytes, rows), or a DataFrame
+        (no path; the SHA-256 of pandas' row hashes)."""
+        return [i.as_dict() for i in self._inputs]
+
+    def close(self) -> None:
+        """Nothing to release (the rows are numpy arrays); here for the protocol."""
+
+    def __enter__(self) -> MemoryEngine:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
 
 
 def check_chunk(chunk: Any) -> int:
