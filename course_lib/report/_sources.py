@@ -285,7 +285,7 @@ def read_frame(
                 types = dict(con.execute(
                     f"SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM {rel})"
                 ).fetchall())
-                present = [n for n in (label, *scores) if n in types]
+                present = [n for n in (label, *scores) if n is not None and n in types]
                 used = " AND ".join(f"{_quote(n)} IS NOT NULL" for n in present) or "TRUE"
                 for name in scores:
                     if types.get(name) not in ("DOUBLE", "FLOAT", "REAL"):
