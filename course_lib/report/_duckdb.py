@@ -34,7 +34,7 @@ import tempfile
 import weakref
 from collections.abc import Iterator, Sequence
 from decimal import Decimal
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 import pandas as pd
@@ -160,6 +160,31 @@ class SqlEngine:
 
     def _columns(self, view: str) -> list[tuple[str, str]]:  # pragma: no cover - abstract
         raise NotImplementedError
+
+    def _read(self, data: Any) -> str:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Drop the temporary tables of the groups."""
+        for table, _ in self._tables.values():
+            self._drop(table)
+        self._tables.clear()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def _open(self, data: Any, **columns: Any) -> None:
+        """Read DATA (:meth:`_read`, a view of it) and validate it (:meth:`_prepare`
+        with ``label, scores, weight, by, pos_label``); on any error close what was
+        made and raise."""
+        try:
+            self._prepare(self._read(data), **columns)
+        except BaseException:
+            self.close()
+            raise
 
     # ------------------------------------------------------------------- validation
 
@@ -407,12 +432,6 @@ class SqlEngine:
     def _counts(self, values: np.ndarray) -> np.ndarray:
         return np.asarray(values, dtype=np.float64 if self._weight is not None else np.int64)
 
-    def close(self) -> None:
-        """Drop the temporary tables of the groups."""
-        for table, _ in self._tables.values():
-            self._drop(table)
-        self._tables.clear()
-
 
 def _remove_folders(folders: list[str]) -> None:
     """Remove the engine's temporary folders (the list is emptied)."""
@@ -547,19 +566,8 @@ class DuckDBEngine(SqlEngine):
                 if value is not None:
                     connection.execute(f"SET {key} = {sql_string(str(value))}")
         self.connection = connection
-        try:
-            view = self._read(data)
-            self._prepare(view, label=label, scores=scores, weight=weight, by=by,
-                          pos_label=pos_label)
-        except BaseException:
-            self.close()
-            raise
-
-    def __enter__(self) -> DuckDBEngine:
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
+        self._open(data, label=label, scores=scores, weight=weight, by=by,
+                   pos_label=pos_label)
 
     # ---------------------------------------------------------------------- reading
 

@@ -71,19 +71,8 @@ class SparkEngine(SqlEngine):
 
             session = SparkRunner.start("local[2]", quiet=True).session
         self.session = session
-        try:
-            view = self._read(data)
-            self._prepare(view, label=label, scores=scores, weight=weight, by=by,
-                          pos_label=pos_label)
-        except BaseException:
-            self.close()
-            raise
-
-    def __enter__(self) -> SparkEngine:
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
+        self._open(data, label=label, scores=scores, weight=weight, by=by,
+                   pos_label=pos_label)
 
     def _message(self, exc: Exception) -> str:
         text = str(exc).strip()
