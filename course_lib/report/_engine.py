@@ -9,13 +9,16 @@ accumulators of :mod:`course_lib.report._stream`, so an engine that keeps the ro
 (DuckDB, Spark) never brings them into Python.
 
 The engine also validates: it refuses bad input with a :class:`ValueError` that names
-the problem (a missing column, a label that is not binary, NaN or infinite scores,
-negative or missing weights, no rows, one class only), and it drops, **and counts**
-(:class:`Summary`), the rows with a missing label or a missing score.
+the problem (a missing column, a label that is not binary, even with ``pos_label``, NaN
+or infinite scores, negative or missing weights, no rows, one class only), worded once
+for every engine by :class:`refuse`, and it drops, **and counts** (:class:`Summary`),
+the rows with a missing label or a missing score.
 
 :class:`MemoryEngine` is the engine over a pandas DataFrame; it validates with the
-library's own checks (:mod:`course_lib._checks`): scores by the score policy (int64
-scores are kept as int64, never cast to float), weights by the weight policy.
+library's own checks (:mod:`course_lib._checks`): scores by the score policy (integer
+scores are int64, never cast to float), weights by the weight policy. It reads files
+too, through :func:`course_lib.report._sources.read_frame` (DuckDB reads them, the rows
+then live in pandas).
 """
 
 from __future__ import annotations
@@ -71,7 +74,8 @@ class Summary(NamedTuple):
 class Groups(NamedTuple):
     """One chunk of score groups, in decreasing score order (within a segment).
 
-    ``score`` keeps the column's dtype (int64 stays int64); ``pos`` and ``neg`` are
+    ``score`` is int64 for an integer (or bool) column, in every engine (never cast to
+    float, so int64 beyond ``2**53`` keeps its order), else float64; ``pos`` and ``neg`` are
     int64 counts without weights, float64 weight sums with them; ``segment`` holds
     each group's segment value when grouped ``by`` a column (each segment's groups are
     contiguous, across chunks too), else None.
