@@ -388,6 +388,7 @@ BAD_FRAMES = [
     (SMALL.assign(w=[1, 2, -1, 1, np.inf, 1.0]), {"weight": "w"}),
     (SMALL.assign(w=[1, 2, None, 1, 1, 1.0]), {"weight": "w"}),
     (SMALL.assign(w=0.0), {"weight": "w"}),
+    (SMALL.assign(Y=1), {"label": "y"}),  # SQL engines do not tell y from Y
 ]
 
 
@@ -403,6 +404,15 @@ def test_memory_and_duckdb_refuse_bad_input_in_the_same_words(case):
     with pytest.raises(ValueError) as sql:
         DuckDBEngine(frame, **args)
     assert str(memory.value) == str(sql.value)
+
+
+def test_every_engine_matches_column_names_without_case():
+    frame = SMALL.rename(columns={"y": "Target", "p": "Score"})
+    memory = MemoryEngine(frame, label="target", scores="SCORE")
+    with DuckDBEngine(frame, label="target", scores="SCORE") as engine:
+        assert engine.scores == memory.scores == ("SCORE",)
+        assert_summaries_equal(memory.summary(), engine.summary(), True)
+        assert_chunks_equal(list(memory.groups("SCORE")), list(engine.groups("SCORE")), False)
 
 
 @pytest.mark.parametrize("dtype", [np.int8, np.int32, np.uint16, np.uint32, "Int64", bool])

@@ -41,7 +41,17 @@ import pandas as pd
 
 from .._checks import need_classes
 from ..sql import DUCKDB, Dialect, relation
-from ._engine import CHUNK, Groups, PairGroups, Summary, check_chunk, positive_class, refuse, score_names
+from ._engine import (
+    CHUNK,
+    Groups,
+    PairGroups,
+    Summary,
+    check_chunk,
+    match_column,
+    positive_class,
+    refuse,
+    score_names,
+)
 from ._sources import (
     DatabaseTable,
     FileSource,
@@ -181,6 +191,14 @@ class SqlEngine:
         with ``label, scores, weight, by, pos_label``); on any error close what was
         made and raise."""
         try:
+            if isinstance(data, pd.DataFrame):  # the names as the frame has them, before
+                # the engine renames columns that differ only in case (y, Y -> y, Y_1)
+                stored = [str(c) for c in data.columns]
+                for what, key in (("label", "label"), ("weight", "weight"), ("segment", "by")):
+                    if columns.get(key) is not None:
+                        match_column(what, columns[key], stored)
+                for name in score_names(columns["scores"]):
+                    match_column("score", name, stored)
             self._prepare(self._read(data), **columns)
         except BaseException:
             self.close()
@@ -211,16 +229,7 @@ class SqlEngine:
 
         def quoted(name: str, what: str) -> tuple[str, str]:
             """The column's quoted identifier (by relation()'s rules) and its SQL type."""
-            # matched without case, as the engines match names
-            hits = [c for c in stored if c.lower() == name.lower()] if isinstance(
-                name, str) else []
-            if not hits:
-                raise refuse.no_column(what, name, stored)
-            if len(hits) > 1:
-                raise ValueError(
-                    f"the {what} column {name!r} is ambiguous: the data has columns {hits} "
-                    "that differ only in case; rename them")
-            real = hits[0] if name not in hits else name
+            real = match_column(what, name, stored)
             return relation(view, label=real, score=f"{real}_", dialect=d).label, types[real]
 
         self._view = relation(view, label="y", score="s", dialect=d).source

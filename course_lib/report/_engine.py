@@ -43,6 +43,7 @@ __all__ = [
     "score_names",
     "refuse",
     "check_chunk",
+    "match_column",
 ]
 
 #: Default number of groups per chunk.
@@ -205,6 +206,28 @@ class refuse:
             f"{dropped_label} without a label)")
 
 
+def match_column(what: str, name: Any, columns: Sequence[str]) -> str:
+    """The column of ``columns`` that ``name`` means, as every engine matches it: the
+    one column equal to it but for case (SQL engines, DuckDB and Spark, do not tell case
+    apart in names); none, or several that differ only in case, is an error.
+
+    >>> match_column("label", "Y", ["y", "p"])
+    'y'
+    >>> match_column("label", "y", ["y", "Y"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: the label column 'y' is ambiguous: the data has columns ['y', 'Y'] that ...rename them
+    """
+    hits = [c for c in columns if c.lower() == name.lower()] if isinstance(name, str) else []
+    if not hits:
+        raise refuse.no_column(what, name, columns)
+    if len(hits) > 1:
+        raise ValueError(
+            f"the {what} column {name!r} is ambiguous: the data has columns {hits} "
+            "that differ only in case; rename them")
+    return hits[0]
+
+
 def score_names(scores: str | Sequence[str]) -> tuple[str, ...]:
     """The score columns as a tuple: at least one, none twice."""
     names = (scores,) if isinstance(scores, str) else tuple(scores)
@@ -271,9 +294,7 @@ def positive_class(values: Sequence[Any], pos_label: Any = None) -> Any:
 
 
 def _column(data: pd.DataFrame, name: str, what: str) -> pd.Series:
-    if not isinstance(name, str) or name not in data.columns:
-        raise refuse.no_column(what, name, list(data.columns))
-    return data[name]
+    return data[match_column(what, name, [str(c) for c in data.columns])]
 
 
 def _score_values(col: pd.Series, name: str) -> np.ndarray:
