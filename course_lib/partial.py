@@ -75,8 +75,9 @@ class CostWeights(NamedTuple):
 # ----------------------------------------------------------------------------- partial AUC
 
 
-def _range_end(value: Any, name: str) -> float | Fraction:
-    """A range end as a number in [0, 1]: Fraction for ints and Fractions, else float."""
+def range_end(value: Any, name: str) -> float | Fraction:
+    """A range end as a number in [0, 1]: Fraction for ints and Fractions, else float
+    (a ValueError naming ``name`` otherwise). Shared with the report's options."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, np.number)):
         raise ValueError(f"{name} must be a number in [0, 1], got {value!r}")
     if isinstance(value, numbers.Rational) and not isinstance(value, np.number):
@@ -104,7 +105,7 @@ def _check_range(
             f"give exactly one of max_fpr, fpr_range, tpr_range (got {shown})"
         )
     if max_fpr is not None:
-        b = _range_end(max_fpr, "max_fpr")
+        b = range_end(max_fpr, "max_fpr")
         if b == 0:
             raise ValueError(f"max_fpr must be in (0, 1], got {max_fpr!r}")
         return "fpr", Fraction(0), b
@@ -112,8 +113,8 @@ def _check_range(
     pair = fpr_range if fpr_range is not None else tpr_range
     if isinstance(pair, (str, bytes)) or not hasattr(pair, "__len__") or len(pair) != 2:
         raise ValueError(f"{name} must be a pair (a, b) with 0 <= a < b <= 1, got {pair!r}")
-    a = _range_end(pair[0], name)
-    b = _range_end(pair[1], name)
+    a = range_end(pair[0], name)
+    b = range_end(pair[1], name)
     if not a < b:
         raise ValueError(f"{name} must be a pair (a, b) with 0 <= a < b <= 1, got {pair!r}")
     return ("fpr" if name == "fpr_range" else "tpr"), a, b
@@ -192,8 +193,14 @@ def _partial_area(
     return _ratio(between, 2 * f_unit * t_unit), a, b
 
 
-def _mcclish(area: Any, axis: str, a: Any, b: Any) -> Any:
-    """McClish's standardization of a partial area over ``[a, b]`` on ``axis``."""
+def mcclish(area: Any, axis: str, a: Any, b: Any) -> Any:
+    """McClish's standardization of a partial area over ``[a, b]`` on ``axis`` ("fpr"
+    or "tpr"): exact for Fractions. The one formula, used by :func:`partial_roc_auc`
+    and by the report's streaming partial AUC.
+
+    >>> mcclish(Fraction(7, 24), "fpr", Fraction(0), Fraction(1, 2))
+    Fraction(13, 18)
+    """
     width = b - a
     under_diagonal = (b * b - a * a) / 2 if axis == "fpr" else width - (b * b - a * a) / 2
     return (1 + (area - under_diagonal) / (width - under_diagonal)) / 2
@@ -277,7 +284,7 @@ def partial_roc_auc(
         a, b = float(a), float(b)
     area, a, b = _partial_area(y, s, w, axis, a, b, exact)
     if std:
-        area = _mcclish(area, "fpr", a, b)
+        area = mcclish(area, "fpr", a, b)
     return area if exact else float(area)
 
 
@@ -297,9 +304,13 @@ def _hull_and_breaks(y: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> _Hul
     pi1 = float(m1) / (float(m1) + float(m0))
     curve = roc_curve(y, s, sample_weight=w)
     hull = roc_convex_hull(curve.fpr, curve.tpr)
-    df, dt = np.diff(hull.fpr), np.diff(hull.tpr)
-    breaks = pi1 * dt / ((1 - pi1) * df + pi1 * dt)
-    return _Hull(hull.fpr, hull.tpr, breaks, pi1)
+    return _Hull(hull.fpr, hull.tpr, _breaks(hull.fpr, hull.tpr, pi1), pi1)
+
+
+def _breaks(fpr: np.ndarray, tpr: np.ndarray, pi1: float) -> np.ndarray:
+    """The costs ``c_k`` where the hull's vertices ``k - 1`` and ``k`` take turns."""
+    df, dt = np.diff(fpr), np.diff(tpr)
+    return pi1 * dt / ((1 - pi1) * df + pi1 * dt)
 
 
 def _check_positive(value: Any, name: str) -> float:
@@ -396,18 +407,39 @@ def h_measure(
         _shape(severity_ratio, alpha, beta, 0.5)  # still validate the options
         return float("nan")
     hull = _hull_and_breaks(y, s, w)
-    a, b = _shape(severity_ratio, alpha, beta, hull.pi1)
-    if hull.fpr.size == 2:  # the hull is the diagonal: no better than a trivial rule
+    return h_measure_from_hull(hull.fpr, hull.tpr, hull.pi1, severity_ratio=severity_ratio,
+                               alpha=alpha, beta=beta)
+
+
+def h_measure_from_hull(
+    fpr: np.ndarray,
+    tpr: np.ndarray,
+    pi1: float,
+    *,
+    severity_ratio: Any = None,
+    alpha: Any = 2,
+    beta: Any = None,
+) -> float:
+    """The H-measure from the vertices of the ROC convex hull (increasing FPR, from
+    (0, 0) to (1, 1)) and the positives' share ``pi1``: the one formula, used by
+    :func:`h_measure` and by the report, which builds the hull from streamed counts.
+    ``severity_ratio``, ``alpha`` and ``beta`` as in :func:`h_measure`.
+
+    >>> h_measure_from_hull(np.array([0.0, 0.0, 1.0]), np.array([0.0, 1.0, 1.0]), 0.5)
+    1.0
+    """
+    a, b = _shape(severity_ratio, alpha, beta, pi1)
+    if fpr.size == 2:  # the hull is the diagonal: no better than a trivial rule
         return 0.0
-    pi1 = hull.pi1
     pi0 = 1 - pi1
+    breaks = _breaks(fpr, tpr, pi1)
     # M(x) = int_0^x c u(c) dc and N(x) = int_0^x (1 - c) u(c) dc for u = Beta(a, b)
-    edges = np.concatenate(([1.0], hull.breaks, [0.0]))  # vertex k: [edges[k+1], edges[k]]
+    edges = np.concatenate(([1.0], breaks, [0.0]))  # vertex k: [edges[k+1], edges[k]]
     m = a / (a + b) * special.betainc(a + 1, b, edges)
     n = b / (a + b) * special.betainc(a, b + 1, edges)
     dm = m[:-1] - m[1:]
     dn = n[:-1] - n[1:]
-    loss = float(np.dot(pi0 * hull.fpr, dm) + np.dot(pi1 * (1 - hull.tpr), dn))
+    loss = float(np.dot(pi0 * fpr, dm) + np.dot(pi1 * (1 - tpr), dn))
     # the best trivial rule: all positive (loss c pi0) below c = pi1, all negative above
     worst = (pi0 * a / (a + b) * float(special.betainc(a + 1, b, pi1))
              + pi1 * b / (a + b) * float(special.betainc(b + 1, a, 1 - pi1)))

@@ -479,3 +479,37 @@ def test_the_paired_test_turned_around(seed: int) -> None:
     assert ab["ci"] == [-ba["ci"][1], -ba["ci"][0]]
     assert Fraction(ab["auc_difference"]["fraction"]) == -Fraction(
         ba["auc_difference"]["fraction"])
+
+
+def test_the_report_uses_the_library_formulas_not_copies_of_them() -> None:
+    """One formula: the report's modules import no private helper of another module of
+    the library (the H-measure and McClish's standardization live in course_lib.partial,
+    public to the package), and the report's H-measure is course_lib.h_measure's to the
+    last digit."""
+    import ast
+    import importlib
+    from pathlib import Path
+
+    from course_lib import h_measure, report, roc_convex_hull, roc_curve
+    from course_lib.partial import h_measure_from_hull
+
+    folder = Path(str(importlib.import_module("course_lib.report").__file__)).parent
+    private = []
+    for path in sorted(folder.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level >= 2:
+                private += [f"{path.name}: {node.module}.{a.name}" for a in node.names
+                            if a.name.startswith("_")]
+    assert private == []
+    rng = np.random.default_rng(21)
+    for n in (7, 50, 400):
+        y = rng.random(n) < 0.3
+        y[:2] = True, False
+        s = np.round(rng.normal(size=n) + y, 1)
+        curve = roc_curve(y, s)
+        hull = roc_convex_hull(curve.fpr, curve.tpr)
+        pi1 = float(y.mean())
+        assert h_measure_from_hull(hull.fpr, hull.tpr, pi1) == h_measure(y, s)
+        assert h_measure_from_hull(hull.fpr, hull.tpr, pi1, beta=2) == h_measure(y, s, beta=2)
+        r = report(pd.DataFrame({"y": y.astype(int), "s": s}), label="y", scores="s")
+        assert r.data["scores"]["s"]["h_measure"] == h_measure(y, s)

@@ -99,11 +99,8 @@ def assert_chunks_equal(ours: list, theirs: list, weighted: bool) -> None:
                 assert x.dtype == z.dtype == np.float64
                 np.testing.assert_allclose(x, z, rtol=1e-12, atol=1e-12, err_msg=name)
             else:
-                # integer scores stay int64 in the engine; MemoryEngine turns those that
-                # float64 holds exactly into float64 (the library's score policy): the
-                # same numbers
-                assert x.dtype == z.dtype or (name.startswith("score") and (
-                    x.dtype, z.dtype) == (np.int64, np.float64)), (name, x.dtype, z.dtype)
+                # integer scores are int64 in every engine (the score policy of _checks)
+                assert x.dtype == z.dtype, (name, x.dtype, z.dtype)
                 assert x.tolist() == z.tolist(), name
 
 
@@ -374,6 +371,62 @@ def test_bad_input_is_a_clear_value_error(tmp_path, frame, kwargs, message):
             DuckDBEngine(data, **args)
 
 
+BAD_FRAMES = [
+    (SMALL, {"scores": "q"}),
+    (SMALL, {"label": "target"}),
+    (SMALL, {"weight": "w"}),
+    (SMALL, {"scores": ["p", "p"]}),
+    (SMALL.assign(y=[0, 1, 2, 0, 1, 0]), {}),
+    (SMALL.assign(y=["a", "b", "c", "a", "b", "a"]), {"pos_label": "a"}),
+    (SMALL.assign(y=list("abcdefg")[:6]), {"pos_label": "a"}),
+    (SMALL.assign(y=["no", "yes"] * 3), {"pos_label": "maybe"}),
+    (SMALL.assign(p=[0.1, np.inf, 0.3, 0.4, 0.5, -np.inf]), {}),
+    (SMALL.assign(y=0), {}),
+    (SMALL.assign(y=["yes"] * 6), {}),
+    (SMALL.iloc[:0], {}),
+    (SMALL.assign(p=np.nan), {}),
+    (SMALL.assign(w=[1, 2, -1, 1, np.inf, 1.0]), {"weight": "w"}),
+    (SMALL.assign(w=[1, 2, None, 1, 1, 1.0]), {"weight": "w"}),
+    (SMALL.assign(w=0.0), {"weight": "w"}),
+    (SMALL.assign(Y=1), {"label": "y"}),  # SQL engines do not tell y from Y
+]
+
+
+@pytest.mark.parametrize("case", range(len(BAD_FRAMES)))
+def test_memory_and_duckdb_refuse_bad_input_in_the_same_words(case):
+    """One wording per refusal (course_lib.report._engine.refuse): the memory engine and
+    DuckDB say the same thing of the same DataFrame; a label of three values is not
+    binary even with pos_label."""
+    frame, kwargs = BAD_FRAMES[case]
+    args = {"label": "y", "scores": "p", **kwargs}
+    with pytest.raises(ValueError) as memory:
+        MemoryEngine(frame, **args)
+    with pytest.raises(ValueError) as sql:
+        DuckDBEngine(frame, **args)
+    assert str(memory.value) == str(sql.value)
+
+
+def test_every_engine_matches_column_names_without_case():
+    frame = SMALL.rename(columns={"y": "Target", "p": "Score"})
+    memory = MemoryEngine(frame, label="target", scores="SCORE")
+    with DuckDBEngine(frame, label="target", scores="SCORE") as engine:
+        assert engine.scores == memory.scores == ("SCORE",)
+        assert_summaries_equal(memory.summary(), engine.summary(), True)
+        assert_chunks_equal(list(memory.groups("SCORE")), list(engine.groups("SCORE")), False)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int32, np.uint16, np.uint32, "Int64", bool])
+def test_integer_scores_are_int64_in_every_engine(dtype):
+    frame = SMALL.assign(p=pd.array([3, 1, 2, 0, 1, 1], dtype=dtype))
+    memory = MemoryEngine(frame, label="y", scores="p")
+    with DuckDBEngine(frame, label="y", scores="p") as engine:
+        assert_chunks_equal(list(engine.groups("p")), list(memory.groups("p")), False)
+        assert next(memory.groups("p")).score.dtype == np.int64
+    pairs = next(MemoryEngine(frame.assign(q=frame["p"]), label="y",
+                              scores=["p", "q"]).pair_groups("p", "q"))
+    assert pairs.score_a.dtype == pairs.score_b.dtype == np.int64
+
+
 def test_nan_in_a_file_is_refused_not_dropped(tmp_path):
     # in pandas NaN is the missing value (dropped and counted); in Parquet it is a value
     frame = SMALL.assign(p=[0.1, np.nan, 0.3, 0.4, 0.5, 0.6])
@@ -518,3 +571,57 @@ def test_spark_table_names_quoting_and_bad_input(spark_run):
 def test_groups_type_is_the_protocols():
     with DuckDBEngine(SMALL, label="y", scores="p") as engine:
         assert all(isinstance(g, Groups) for g in engine.groups("p"))
+
+
+def test_report_closes_the_engines_it_makes_and_leaves_the_callers_open(monkeypatch):
+    """report(engine="duckdb") closes its engines (data and baseline: the temporary
+    folders go at once, not when the garbage collector finds them); an engine passed in
+    stays open for its owner."""
+    from course_lib.report import report
+
+    made: list[DuckDBEngine] = []
+    original = DuckDBEngine.__init__
+
+    def keep(self, *args, **kwargs):
+        made.append(self)  # a reference held: the finalizer cannot be what cleans up
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(DuckDBEngine, "__init__", keep)
+    report(SMALL, label="y", scores="p", engine="duckdb", baseline=SMALL)
+    assert len(made) == 2
+    for engine in made:
+        assert engine._folders == [] and engine._cleanup == [] and engine._tables == {}
+    with DuckDBEngine(SMALL, label="y", scores="p") as mine:
+        report(None, label="y", scores="p", engine=mine)
+        assert mine._folders and all(os.path.isdir(f) for f in mine._folders)
+        assert next(mine.groups("p")).score.size == SMALL["p"].nunique()  # still usable
+    assert mine._folders == []
+    with pytest.raises(ValueError, match="no score column"):  # closed on error too
+        report(SMALL, label="y", scores="q", engine="duckdb")
+    assert made[-1]._folders == []
+
+
+@pytest.mark.parametrize("fmt", ["parquet", "csv"])
+def test_the_memory_engine_reads_files_as_duckdb_does(tmp_path, fmt):
+    """One reader of DATA for every engine (course_lib.report._sources): the memory engine
+    reads files, records the same inputs, and refuses NaN in a file in the same words."""
+    path = write(SMALL.assign(q=SMALL["p"] * 2), tmp_path / f"d.{fmt}", fmt)
+    memory = MemoryEngine(str(path), label="y", scores=["p", "q"])
+    with DuckDBEngine(str(path), label="y", scores=["p", "q"]) as engine:
+        assert memory.inputs() == engine.inputs()
+        assert memory.inputs()[0]["sha256"] == hashlib.sha256(path.read_bytes()).hexdigest()
+        assert_summaries_equal(memory.summary(), engine.summary(), True)
+        assert_chunks_equal(list(memory.groups("q")), list(engine.groups("q")), False)
+    con = duckdb.connect()
+    bad = tmp_path / f"nan.{fmt}"
+    option = "FORMAT parquet" if fmt == "parquet" else "FORMAT csv, HEADER true"
+    con.execute(f"COPY (SELECT * FROM (VALUES (0, 0.1::DOUBLE), (1, 'nan'::DOUBLE), "
+                f"(NULL, 'inf'::DOUBLE), (1, 0.3::DOUBLE)) t(y, p)) TO '{bad.as_posix()}' "
+                f"({option})")
+    with pytest.raises(ValueError) as sql:
+        DuckDBEngine(str(bad), label="y", scores="p")
+    with pytest.raises(ValueError) as mem:
+        MemoryEngine(str(bad), label="y", scores="p")
+    assert str(mem.value) == str(sql.value) == (
+        "the score 'p' has 1 NaN or infinite values among the rows used; scores must be "
+        "finite (a missing score is NULL, or an empty cell)")

@@ -11,6 +11,7 @@ the population stability index. The result is a :class:`Report`: a JSON-able dic
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 from collections.abc import Callable, Sequence
@@ -131,9 +132,10 @@ def report(
     Parameters
     ----------
     data : pandas.DataFrame, or what the engine reads
-        The rows (with ``engine="memory"`` a DataFrame; DuckDB reads files and
-        tables, Spark tables and DataFrames). Ignored (pass None) when ``engine`` is
-        an :class:`Engine` object.
+        The rows: a DataFrame, Parquet or CSV files (a path, a glob) or
+        ``FILE.duckdb:TABLE`` for every engine (read by
+        :mod:`course_lib.report._sources`), Spark tables and DataFrames with Spark.
+        Ignored (pass None) when ``engine`` is an :class:`Engine` object.
     label : str
         The label column (0/1, bool, or two values: see ``pos_label``).
     scores : str or sequence of str
@@ -145,6 +147,9 @@ def report(
     baseline : same kind as ``data``, or an Engine, optional
         A second sample with the same columns: the PSI of each score against it.
     engine : "memory", "duckdb", "spark" or an Engine, default "memory"
+        An engine named here is made, used and closed (DuckDB's temporary folders
+        removed) before :func:`report` returns; an Engine object passed in is left
+        open, for its owner to close.
     pos_label : optional
         The positive class; default 1 (True), or the larger of two values.
     max_fpr : number in (0, 1], default 0.1
@@ -191,20 +196,32 @@ def report(
     >>> r.data["scores"]["b"]["gains_table"] is None  # seven objects: no ten bins
     True
     """
-    eng = make_engine(engine, data, label=label, scores=scores, weight=weight, by=by,
-                      pos_label=pos_label)
-    base: Engine | None = None
-    if isinstance(baseline, Engine):
-        base = baseline
-    elif baseline is not None:
-        kind = engine if isinstance(engine, str) else "memory"
-        base = make_engine(kind, baseline, label=label, scores=scores, weight=weight,
-                           pos_label=pos_label)
     options = {"label": label, "pos_label": _plain(pos_label), "weight": weight,
                "engine": engine if isinstance(engine, str) else type(engine).__name__}
-    return Report(compute(eng, baseline=base, max_fpr=max_fpr, costs=costs, top=top,
-                          level=level, chunk=chunk, command=command, options=options,
-                          progress=progress))
+    with contextlib.ExitStack() as made:  # closes the engines made here, not the caller's
+        if isinstance(engine, str) and progress is not None:
+            progress("reading the data")
+        eng = _opened(made, engine, data, label=label, scores=scores, weight=weight, by=by,
+                      pos_label=pos_label)
+        base: Engine | None = None
+        if baseline is not None:
+            kind = engine if isinstance(engine, str) else "memory"
+            base = _opened(made, baseline if isinstance(baseline, Engine) else kind,
+                           baseline, label=label, scores=scores, weight=weight,
+                           pos_label=pos_label)
+        return Report(compute(eng, baseline=base, max_fpr=max_fpr, costs=costs, top=top,
+                              level=level, chunk=chunk, command=command, options=options,
+                              progress=progress))
+
+
+def _opened(made: contextlib.ExitStack, kind: str | Engine, data: Any, **kwargs: Any) -> Engine:
+    """:func:`make_engine`; an engine made here (not one passed in) is closed when
+    ``made`` ends (DuckDB's temporary folders, Spark's cached groups)."""
+    engine = make_engine(kind, data, **kwargs)
+    close = getattr(engine, "close", None)
+    if isinstance(kind, str) and callable(close):
+        made.callback(close)
+    return engine
 
 
 def _plain(value: Any) -> Any:

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from ..partial import _range_end
+from ..partial import h_measure_from_hull, range_end
 from ._engine import CHUNK, Engine, Summary
 from ._stream import (
     ApAcc,
@@ -49,7 +49,6 @@ from ._stream import (
     Totals,
     decile_lows,
     delong_interval,
-    h_from_hull,
     paired_delong,
     psi,
     psi_value,
@@ -119,7 +118,7 @@ def check_options(
     max_fpr: Any, costs: Any, top: Any, level: Any
 ) -> tuple[float | Fraction, tuple[float, float] | None, tuple[float, ...], float]:
     """Validated ``(max_fpr, costs, top, level)``; a ValueError names a bad one."""
-    b = _range_end(max_fpr, "max_fpr")
+    b = range_end(max_fpr, "max_fpr")
     if b == 0:
         raise ValueError(f"max_fpr must be in (0, 1], got {max_fpr!r}")
     pair: tuple[float, float] | None = None
@@ -281,7 +280,7 @@ def _score_report(
         "pr_baseline": number(Fraction(int(t.m1), int(t.n)) if t.integral else pi1),
         "partial_auc": {"max_fpr": number(max_fpr), "value": number(pa),
                         "mcclish": number(pm)},
-        "h_measure": number(h_from_hull(hx, hy, pi1)),
+        "h_measure": number(h_measure_from_hull(hx, hy, pi1)),
         "hull_auc": number(harea),
         "brier": None,
         "ece": None,

@@ -26,7 +26,6 @@ adds reading the data and streaming a query's result with ``fetch_df_chunk``.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import math
 import os
 import re
@@ -35,19 +34,31 @@ import tempfile
 import weakref
 from collections.abc import Iterator, Sequence
 from decimal import Decimal
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 import pandas as pd
 
 from .._checks import need_classes
 from ..sql import DUCKDB, Dialect, relation
-from ._engine import CHUNK, Groups, PairGroups, Summary, positive_class
+from ._engine import (
+    CHUNK,
+    Groups,
+    PairGroups,
+    Summary,
+    check_chunk,
+    match_column,
+    positive_class,
+    refuse,
+    score_names,
+)
 from ._sources import (
     DatabaseTable,
     FileSource,
     InputFile,
     classify,
+    duckdb_reader,
+    frame_sha256,
     fresh_name,
     sha256_of,
     sql_string,
@@ -160,6 +171,39 @@ class SqlEngine:
     def _columns(self, view: str) -> list[tuple[str, str]]:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def _read(self, data: Any) -> str:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Drop the temporary tables of the groups."""
+        for table, _ in self._tables.values():
+            self._drop(table)
+        self._tables.clear()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def _open(self, data: Any, **columns: Any) -> None:
+        """Read DATA (:meth:`_read`, a view of it) and validate it (:meth:`_prepare`
+        with ``label, scores, weight, by, pos_label``); on any error close what was
+        made and raise."""
+        try:
+            if isinstance(data, pd.DataFrame):  # the names as the frame has them, before
+                # the engine renames columns that differ only in case (y, Y -> y, Y_1)
+                stored = [str(c) for c in data.columns]
+                for what, key in (("label", "label"), ("weight", "weight"), ("segment", "by")):
+                    if columns.get(key) is not None:
+                        match_column(what, columns[key], stored)
+                for name in score_names(columns["scores"]):
+                    match_column("score", name, stored)
+            self._prepare(self._read(data), **columns)
+        except BaseException:
+            self.close()
+            raise
+
     # ------------------------------------------------------------------- validation
 
     def _prepare(
@@ -173,11 +217,7 @@ class SqlEngine:
         pos_label: Any,
     ) -> None:
         """Check the columns and the data, and build the SQL of the rows used."""
-        names = (scores,) if isinstance(scores, str) else tuple(scores)
-        if not names:
-            raise ValueError("at least one score column is needed")
-        if len(set(names)) != len(names):
-            raise ValueError(f"a score column is named twice: {list(names)}")
+        names = score_names(scores)
         self.scores = names
         self.by = by
         self._tables: dict[tuple[str, str | None], tuple[str, str]] = {}
@@ -189,19 +229,7 @@ class SqlEngine:
 
         def quoted(name: str, what: str) -> tuple[str, str]:
             """The column's quoted identifier (by relation()'s rules) and its SQL type."""
-            if not isinstance(name, str):
-                raise ValueError(f"the {what} column must be named by a string, got {name!r}")
-            # matched without case, as the engines match names
-            hits = [c for c in stored if c.lower() == name.lower()]
-            if not hits:
-                shown = ", ".join(repr(c) for c in stored[:10])
-                shown += ", ..." if len(stored) > 10 else ""
-                raise ValueError(f"no {what} column {name!r} in the data (its columns: {shown})")
-            if len(hits) > 1:
-                raise ValueError(
-                    f"the {what} column {name!r} is ambiguous: the data has columns {hits} "
-                    "that differ only in case; rename them")
-            real = hits[0] if name not in hits else name
+            real = match_column(what, name, stored)
             return relation(view, label=real, score=f"{real}_", dialect=d).label, types[real]
 
         self._view = relation(view, label="y", score="s", dialect=d).source
@@ -214,7 +242,7 @@ class SqlEngine:
             q, t = quoted(name, "score")
             kind = _kind(t)
             if kind is None:
-                raise ValueError(f"the score {name!r} must be numeric; its type is {t}")
+                raise refuse.not_numeric("score", name, f"its type is {t}")
             self._score_kind[name] = "float" if kind == "float" else "int"
             self._score_sql[name] = (
                 f"(CAST({q} AS DOUBLE) + 0)" if kind == "float" else f"CAST({q} AS BIGINT)")
@@ -224,7 +252,7 @@ class SqlEngine:
         if weight is not None:
             q, t = quoted(weight, "weight")
             if _kind(t) is None:
-                raise ValueError(f"the weight {weight!r} must be numeric; its type is {t}")
+                raise refuse.not_numeric("weight", weight, f"its type is {t}")
             self._weight = f"CAST({q} AS DOUBLE)"
         self._by = None
         if by is not None:
@@ -262,12 +290,10 @@ class SqlEngine:
         self._rows, self._dropped_label = int(head[0]), int(head[1])
         self._dropped_score = {n: int(v) for n, v in zip(self.scores, head[2:-2])}
         if self._rows == 0:
-            raise ValueError("the data has no rows")
+            raise refuse.no_rows()
         lo, hi = (float(v) if isinstance(v, Decimal) else v for v in head[-2:])
         if lo is None:
-            raise ValueError(
-                f"no row has a label and every score ({self._rows} rows read, "
-                f"{self._dropped_label} without a label)")
+            raise refuse.no_used_rows(self._rows, self._dropped_label)
         if any(isinstance(v, float) and math.isnan(v) for v in (lo, hi)):
             raise ValueError("the label has NaN values (a missing label is NULL)")
         lo_sql, hi_sql = _literal(lo, d), _literal(hi, d)
@@ -291,11 +317,9 @@ class SqlEngine:
         row = self._fetch(f"SELECT {', '.join(cols)} FROM {self._view} WHERE {used}")[0]
         if row[0]:
             (k,), = self._fetch(f"SELECT COUNT(DISTINCT {lab}) FROM {self._view} WHERE {used}")
-            some = self._fetch(f"SELECT DISTINCT {lab} FROM {self._view} WHERE {used} LIMIT 5")
-            shown = ", ".join(repr(v[0]) for v in sorted(some, key=repr))
-            raise ValueError(
-                f"the label must be binary: found {int(k)} distinct values: {shown}"
-                + (", ..." if k > 5 else ""))
+            some = self._fetch(f"SELECT DISTINCT {lab} FROM {self._view} WHERE {used} "
+                               f"ORDER BY {lab} LIMIT 5")
+            raise refuse.not_binary(int(k), [v[0] for v in some])
         positive = positive_class([lo] if lo == hi else [lo, hi], pos_label)
         high, other = row[1], row[2]
         if positive is None:  # 0/1 numbers or bools: 1 (True) is positive, if present
@@ -308,19 +332,15 @@ class SqlEngine:
         for i, n in enumerate(self.scores):
             bad, smin, smax = row[3 + 3 * i: 6 + 3 * i]
             if bad:
-                raise ValueError(
-                    f"the score {n!r} has {int(bad)} NaN or infinite values among the rows "
-                    "used; scores must be finite (a missing score is NULL)")
+                raise refuse.not_finite(n, int(bad))
             self._prob[n] = bool(smin >= 0 and smax <= 1)
         self._integral = True
         if self._weight is not None:
             missing, bad, fractional = row[-3:]
             if missing:
-                raise ValueError(f"the weight is missing in {int(missing)} used rows")
+                raise refuse.missing_weight(int(missing))
             if bad:
-                raise ValueError(
-                    f"the weight has {int(bad)} negative, NaN or infinite values; weights "
-                    "must be finite and non-negative")
+                raise refuse.bad_weight(int(bad))
             self._m1: int | float = float(m1 or 0.0)
             self._m0: int | float = float(m0 or 0.0)
             self._integral = not fractional and self._m1 + self._m0 < 2**53
@@ -347,7 +367,7 @@ class SqlEngine:
 
     def _score_name(self, score: str) -> str:
         if score not in self._aliases:
-            raise ValueError(f"{score!r} is not a score of this engine ({list(self.scores)})")
+            raise refuse.not_a_score(score, self.scores)
         return score
 
     def summary(self) -> Summary:
@@ -383,10 +403,10 @@ class SqlEngine:
     def groups(self, score: str, *, by: str | None = None, chunk: int = CHUNK) -> Iterator[Groups]:
         """Score groups in decreasing score order (per segment with ``by``: segments in
         increasing order, a missing segment last), in chunks of ``chunk`` groups."""
-        chunk = _check_chunk(chunk)
+        chunk = check_chunk(chunk)
         a = self._score_name(score)
         if by is not None and by != self.by:
-            raise ValueError(f"this engine was made with by={self.by!r}, not {by!r}")
+            raise refuse.other_by(by, self.by)
         _, sql = self._grouped(a, by is not None)
         kind = self._score_kind[a]
         last: tuple[Any, Any] | None = None
@@ -401,10 +421,10 @@ class SqlEngine:
     ) -> Iterator[PairGroups]:
         """Groups of equal ``(score_a, score_b)``, by ``score_a`` then ``score_b``
         decreasing, in chunks."""
-        chunk = _check_chunk(chunk)
+        chunk = check_chunk(chunk)
         a, b = self._score_name(score_a), self._score_name(score_b)
         if a == b:
-            raise ValueError(f"pair_groups needs two different scores, got {a!r} twice")
+            raise refuse.same_pair(a)
         pos, neg = self._class_sums()
         ca, cb = self._aliases[a], self._aliases[b]
         select = (f"SELECT {ca} AS sa, {cb} AS sb, {pos} AS pos, {neg} AS neg "
@@ -420,12 +440,6 @@ class SqlEngine:
 
     def _counts(self, values: np.ndarray) -> np.ndarray:
         return np.asarray(values, dtype=np.float64 if self._weight is not None else np.int64)
-
-    def close(self) -> None:
-        """Drop the temporary tables of the groups."""
-        for table, _ in self._tables.values():
-            self._drop(table)
-        self._tables.clear()
 
 
 def _remove_folders(folders: list[str]) -> None:
@@ -471,12 +485,6 @@ def _segments(values: Any) -> np.ndarray:
     if missing.any():
         out[missing] = None
     return out
-
-
-def _check_chunk(chunk: Any) -> int:
-    if isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)) or chunk < 1:
-        raise ValueError(f"chunk must be a positive integer, got {chunk!r}")
-    return int(chunk)
 
 
 class DuckDBEngine(SqlEngine):
@@ -567,19 +575,8 @@ class DuckDBEngine(SqlEngine):
                 if value is not None:
                     connection.execute(f"SET {key} = {sql_string(str(value))}")
         self.connection = connection
-        try:
-            view = self._read(data)
-            self._prepare(view, label=label, scores=scores, weight=weight, by=by,
-                          pos_label=pos_label)
-        except BaseException:
-            self.close()
-            raise
-
-    def __enter__(self) -> DuckDBEngine:
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
+        self._open(data, label=label, scores=scores, weight=weight, by=by,
+                   pos_label=pos_label)
 
     # ---------------------------------------------------------------------- reading
 
@@ -600,29 +597,22 @@ class DuckDBEngine(SqlEngine):
         if isinstance(source, pd.DataFrame):
             self.connection.register(view, source)
             self._cleanup.append(f"unregister:{view}")
-            digest = hashlib.sha256(
-                pd.util.hash_pandas_object(source, index=False).to_numpy().tobytes()
-            ).hexdigest()
-            self._inputs = [InputFile(None, digest, len(source))]  # as MemoryEngine does
+            self._inputs = [InputFile(None, frame_sha256(source), len(source))]
             return view
         if isinstance(source, FileSource):
-            reader = "read_parquet" if source.kind == "parquet" else "read_csv"
-            options = "" if source.kind == "parquet" else ", header = true"
             for path in source.paths:
                 try:
                     ((rows,),) = self.connection.execute(
-                        f"SELECT COUNT(*) FROM {reader}({sql_string(path)}{options})"
+                        f"SELECT COUNT(*) FROM {duckdb_reader(source.kind, [path])}"
                     ).fetchall()
                 except self._duckdb.Error as exc:
                     raise ValueError(
                         f"cannot read {path!r}: {str(exc).splitlines()[0]}") from None
                 self._inputs.append(InputFile(path, sha256_of(path), int(rows)))
             if not any(i.rows for i in self._inputs):
-                raise ValueError("the data has no rows (" + ", ".join(source.paths) + ")")
-            paths = ", ".join(sql_string(p) for p in source.paths)
-            extra = ", union_by_name = true" if len(source.paths) > 1 else ""
+                raise refuse.no_rows(", ".join(source.paths))
             self._execute(f"CREATE TEMPORARY VIEW {q} AS SELECT * FROM "
-                          f"{reader}([{paths}]{options}{extra})")
+                          f"{duckdb_reader(source.kind, source.paths)}")
             self._cleanup.append(f"view:{q}")
             return view
         if isinstance(source, DatabaseTable):

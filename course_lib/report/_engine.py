@@ -9,18 +9,20 @@ accumulators of :mod:`course_lib.report._stream`, so an engine that keeps the ro
 (DuckDB, Spark) never brings them into Python.
 
 The engine also validates: it refuses bad input with a :class:`ValueError` that names
-the problem (a missing column, a label that is not binary, NaN or infinite scores,
-negative or missing weights, no rows, one class only), and it drops, **and counts**
-(:class:`Summary`), the rows with a missing label or a missing score.
+the problem (a missing column, a label that is not binary, even with ``pos_label``, NaN
+or infinite scores, negative or missing weights, no rows, one class only), worded once
+for every engine by :class:`refuse`, and it drops, **and counts** (:class:`Summary`),
+the rows with a missing label or a missing score.
 
 :class:`MemoryEngine` is the engine over a pandas DataFrame; it validates with the
-library's own checks (:mod:`course_lib._checks`): scores by the score policy (int64
-scores are kept as int64, never cast to float), weights by the weight policy.
+library's own checks (:mod:`course_lib._checks`): scores by the score policy (integer
+scores are int64, never cast to float), weights by the weight policy. It reads files
+too, through :func:`course_lib.report._sources.read_frame` (DuckDB reads them, the rows
+then live in pandas).
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
@@ -28,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from .._checks import check_labels, check_scores, check_weights, need_classes
+from ._sources import read_frame
 
 __all__ = [
     "CHUNK",
@@ -37,6 +40,10 @@ __all__ = [
     "Engine",
     "MemoryEngine",
     "positive_class",
+    "score_names",
+    "refuse",
+    "check_chunk",
+    "match_column",
 ]
 
 #: Default number of groups per chunk.
@@ -68,7 +75,8 @@ class Summary(NamedTuple):
 class Groups(NamedTuple):
     """One chunk of score groups, in decreasing score order (within a segment).
 
-    ``score`` keeps the column's dtype (int64 stays int64); ``pos`` and ``neg`` are
+    ``score`` is int64 for an integer (or bool) column, in every engine (never cast to
+    float, so int64 beyond ``2**53`` keeps its order), else float64; ``pos`` and ``neg`` are
     int64 counts without weights, float64 weight sums with them; ``segment`` holds
     each group's segment value when grouped ``by`` a column (each segment's groups are
     contiguous, across chunks too), else None.
@@ -118,12 +126,125 @@ class Engine(Protocol):
     def inputs(self) -> list[dict[str, Any]]: ...
 
 
+class refuse:
+    """The wording of every refusal, written once for the three engines (memory, DuckDB,
+    Spark): each function returns the :class:`ValueError` to raise, so the same bad
+    input gets the same message whatever the engine.
+
+    >>> str(refuse.not_binary(3, ["b", "a", "c"]))
+    "the label must be binary: found 3 distinct values: 'a', 'b', 'c'"
+    """
+
+    @staticmethod
+    def shown(values: Sequence[Any], limit: int = 5) -> str:
+        """Up to ``limit`` values, sorted by their repr, with ``...`` when there are more."""
+        vals = list(values)
+        text = ", ".join(repr(v) for v in sorted(vals, key=repr)[:limit])
+        return text + (", ..." if len(vals) > limit else "")
+
+    @staticmethod
+    def no_column(what: str, name: Any, columns: Sequence[Any]) -> ValueError:
+        if not isinstance(name, str):
+            return ValueError(f"the {what} column must be named by a string, got {name!r}")
+        shown = ", ".join(repr(str(c)) for c in list(columns)[:10])
+        shown += ", ..." if len(columns) > 10 else ""
+        return ValueError(f"no {what} column {name!r} in the data (its columns: {shown})")
+
+    @staticmethod
+    def not_binary(count: int, some: Sequence[Any]) -> ValueError:
+        """``count`` distinct label values, ``some`` of them: the 5 smallest are shown
+        (the SQL engines fetch those, ``ORDER BY label LIMIT 5``)."""
+        try:
+            ordered = sorted(some)
+        except TypeError:
+            ordered = sorted(some, key=repr)
+        shown = ", ".join(repr(v) for v in ordered[:5])
+        shown += ", ..." if count > 5 else ""
+        return ValueError(f"the label must be binary: found {count} distinct values: {shown}")
+
+    @staticmethod
+    def not_numeric(what: str, name: str, found: str) -> ValueError:
+        """A score or weight column that is not numeric; ``found`` says what it holds."""
+        return ValueError(f"the {what} {name!r} must be numeric; {found}")
+
+    @staticmethod
+    def not_finite(name: str, count: int) -> ValueError:
+        return ValueError(
+            f"the score {name!r} has {count} NaN or infinite values among the rows used; "
+            "scores must be finite (a missing score is NULL, or an empty cell)")
+
+    @staticmethod
+    def missing_weight(count: int) -> ValueError:
+        return ValueError(f"the weight is missing in {count} used rows")
+
+    @staticmethod
+    def bad_weight(count: int) -> ValueError:
+        return ValueError(
+            f"the weight has {count} negative, NaN or infinite values; weights must be "
+            "finite and non-negative")
+
+    @staticmethod
+    def not_a_score(name: Any, scores: Sequence[str]) -> ValueError:
+        return ValueError(f"{name!r} is not a score of this engine ({list(scores)})")
+
+    @staticmethod
+    def other_by(by: Any, made: Any) -> ValueError:
+        return ValueError(f"this engine was made with by={made!r}, not {by!r}")
+
+    @staticmethod
+    def same_pair(name: Any) -> ValueError:
+        return ValueError(f"pair_groups needs two different scores, got {name!r} twice")
+
+    @staticmethod
+    def no_rows(where: str = "") -> ValueError:
+        return ValueError("the data has no rows" + (f" ({where})" if where else ""))
+
+    @staticmethod
+    def no_used_rows(rows: int, dropped_label: int) -> ValueError:
+        return ValueError(
+            f"no row has a label and every score ({rows} rows read, "
+            f"{dropped_label} without a label)")
+
+
+def match_column(what: str, name: Any, columns: Sequence[str]) -> str:
+    """The column of ``columns`` that ``name`` means, as every engine matches it: the
+    one column equal to it but for case (SQL engines, DuckDB and Spark, do not tell case
+    apart in names); none, or several that differ only in case, is an error.
+
+    >>> match_column("label", "Y", ["y", "p"])
+    'y'
+    >>> match_column("label", "y", ["y", "Y"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: the label column 'y' is ambiguous: the data has columns ['y', 'Y'] that ...rename them
+    """
+    hits = [c for c in columns if c.lower() == name.lower()] if isinstance(name, str) else []
+    if not hits:
+        raise refuse.no_column(what, name, columns)
+    if len(hits) > 1:
+        raise ValueError(
+            f"the {what} column {name!r} is ambiguous: the data has columns {hits} "
+            "that differ only in case; rename them")
+    return hits[0]
+
+
+def score_names(scores: str | Sequence[str]) -> tuple[str, ...]:
+    """The score columns as a tuple: at least one, none twice."""
+    names = (scores,) if isinstance(scores, str) else tuple(scores)
+    if not names:
+        raise ValueError("at least one score column is needed")
+    if len(set(names)) != len(names):
+        raise ValueError(f"a score column is named twice: {list(names)}")
+    return names
+
+
 def positive_class(values: Sequence[Any], pos_label: Any = None) -> Any:
     """The positive class among the distinct (non-missing) label values.
 
-    With ``pos_label`` given it must be one of the values. Otherwise: labels that are
-    all 0/1 (numbers or bools) take 1 (True); any other two values take the larger;
-    more than two values is not a binary label. Returns the positive value, or None
+    More than two values is not a binary label, with or without ``pos_label``. With
+    ``pos_label`` given it must be one of the values. Otherwise: labels that are all 0/1
+    (numbers or bools) take 1 (True); any other two values take the larger. Returns the
+    positive value, or None
     when the values are 0/1 numbers (the caller then reads them with
     :func:`course_lib._checks.check_labels`).
 
@@ -135,24 +256,25 @@ def positive_class(values: Sequence[Any], pos_label: Any = None) -> Any:
     Traceback (most recent call last):
     ...
     ValueError: the label must be binary: found 3 distinct values: 'a', 'b', 'c'
+    >>> positive_class(["a", "b", "c"], pos_label="a")
+    Traceback (most recent call last):
+    ...
+    ValueError: the label must be binary: found 3 distinct values: 'a', 'b', 'c'
     >>> positive_class(["no", "yes"], pos_label="maybe")
     Traceback (most recent call last):
     ...
     ValueError: pos_label 'maybe' is not a value of the label (its values: 'no', 'yes')
     """
     distinct = list(dict.fromkeys(values))
-    shown = ", ".join(repr(v) for v in sorted(distinct, key=repr)[:5])
-    shown += ", ..." if len(distinct) > 5 else ""
+    shown = refuse.shown(distinct)
+    if len(distinct) > 2:  # with or without pos_label: a label of two classes
+        raise refuse.not_binary(len(distinct), distinct)
     if pos_label is not None:
         if not any(v == pos_label for v in distinct):
             raise ValueError(
                 f"pos_label {pos_label!r} is not a value of the label (its values: {shown})"
             )
         return pos_label
-    if len(distinct) > 2:
-        raise ValueError(
-            f"the label must be binary: found {len(distinct)} distinct values: {shown}"
-        )
     try:
         check_labels(np.array(distinct, dtype=object), name="the label")
         return None
@@ -172,17 +294,14 @@ def positive_class(values: Sequence[Any], pos_label: Any = None) -> Any:
 
 
 def _column(data: pd.DataFrame, name: str, what: str) -> pd.Series:
-    if not isinstance(name, str):
-        raise ValueError(f"the {what} column must be named by a string, got {name!r}")
-    if name not in data.columns:
-        shown = ", ".join(repr(str(c)) for c in list(data.columns)[:10])
-        raise ValueError(f"no {what} column {name!r} in the data (its columns: {shown})")
-    return data[name]
+    return data[match_column(what, name, [str(c) for c in data.columns])]
 
 
 def _score_values(col: pd.Series, name: str) -> np.ndarray:
-    """A score column without its missing values, validated by the score policy;
-    integer columns keep their dtype (thresholds print as integers, as SQL gives them)."""
+    """A score column without its missing values, validated by the score policy:
+    integer (and bool) columns become int64, never float (thresholds print as integers,
+    as SQL's BIGINT gives them, and int64 beyond 2**53 keeps its order); every other
+    numeric column float64. NaN or infinite values are refused, as the SQL engines do."""
     if isinstance(col.dtype, pd.api.extensions.ExtensionDtype) and col.dtype.kind in "iu":
         arr = col.to_numpy(dtype=col.dtype.numpy_dtype)  # nullable ints, NA dropped already
     elif col.dtype.kind == "b" or str(col.dtype) == "boolean":
@@ -190,16 +309,26 @@ def _score_values(col: pd.Series, name: str) -> np.ndarray:
     else:
         arr = col.to_numpy()
         if arr.dtype == object:
+            values = col.tolist()
+            kind = np.int64 if all(isinstance(v, (int, np.integer)) for v in values) \
+                else np.float64
             try:
-                arr = np.asarray(col.tolist(), dtype=np.float64)
-            except (TypeError, ValueError):
-                raise ValueError(
-                    f"the score {name!r} must be numeric; found values of type "
-                    f"{', '.join(sorted({type(v).__name__ for v in col.tolist()}))}"
-                ) from None
-    checked = check_scores(arr, name=f"the score {name!r}", on_inexact="keep")
-    # integer scores stay integers (as in SQL), whether or not float64 holds them
-    return arr if arr.dtype.kind in "iu" else checked
+                arr = np.asarray(values, dtype=kind)
+            except (TypeError, ValueError, OverflowError):
+                found = ", ".join(sorted({type(v).__name__ for v in values}))
+                raise refuse.not_numeric("score", name, f"found values of type {found}") from None
+    if arr.dtype.kind not in "biuf":
+        raise refuse.not_numeric("score", name, f"its dtype is {arr.dtype}")
+    if arr.dtype.kind in "biu":
+        if arr.dtype == np.uint64 and arr.size and int(arr.max()) > np.iinfo(np.int64).max:
+            raise ValueError(
+                f"the score {name!r} has unsigned integers beyond the int64 range "
+                "(as SQL's BIGINT); rescale them")
+        return arr.astype(np.int64, copy=False)
+    finite = np.isfinite(arr)
+    if not finite.all():
+        raise refuse.not_finite(name, int((~finite).sum()))
+    return check_scores(arr, name=f"the score {name!r}", on_inexact="keep")
 
 
 def _plain_array(col: pd.Series) -> np.ndarray:
@@ -238,8 +367,9 @@ class MemoryEngine:
 
     Parameters
     ----------
-    data : pandas.DataFrame
-        The rows.
+    data : pandas.DataFrame, or files
+        The rows: a DataFrame, or what :func:`course_lib.report._sources.read_frame`
+        reads into one (Parquet or CSV files, a glob, ``FILE.duckdb:TABLE``).
     label : str
         The label column: 0/1 numbers or bools, or any two values (see ``pos_label``).
     scores : str or sequence of str
@@ -281,17 +411,10 @@ class MemoryEngine:
         by: str | None = None,
         pos_label: Any = None,
     ) -> None:
-        if not isinstance(data, pd.DataFrame):
-            raise ValueError(
-                f"the memory engine reads a pandas DataFrame, got {type(data).__name__}"
-            )
-        names = (scores,) if isinstance(scores, str) else tuple(scores)
-        if not names:
-            raise ValueError("at least one score column is needed")
-        if len(set(names)) != len(names):
-            raise ValueError(f"a score column is named twice: {list(names)}")
+        names = score_names(scores)
+        data, inputs = read_frame(data, label, names)  # files are read by DuckDB
         if len(data) == 0:
-            raise ValueError("the data has no rows")
+            raise refuse.no_rows()
         self.scores: tuple[str, ...] = names
         self.by: str | None = by
         self._rows = len(data)
@@ -311,10 +434,7 @@ class MemoryEngine:
             keep &= present
         self._used = int(keep.sum())
         if self._used == 0:
-            raise ValueError(
-                f"no row has a label and every score ({self._rows} rows read, "
-                f"{self._dropped_label} without a label)"
-            )
+            raise refuse.no_used_rows(self._rows, self._dropped_label)
         y_values = y_col[keep]
         pos_value = positive_class(pd.unique(y_values).tolist(), pos_label)
         if pos_value is None:
@@ -326,17 +446,21 @@ class MemoryEngine:
         if w_col is not None:
             w = w_col[keep]
             if w.isna().any():
-                raise ValueError(
-                    f"the weight {weight!r} is missing in {int(w.isna().sum())} used rows"
-                )
-            self._w = check_weights(w.to_numpy(dtype=np.float64), self._used, scale=False)
+                raise refuse.missing_weight(int(w.isna().sum()))
+            try:
+                wv = w.to_numpy(dtype=np.float64)
+            except (TypeError, ValueError):
+                raise refuse.not_numeric("weight", str(weight),
+                                         f"its dtype is {w.dtype}") from None
+            bad = int((~np.isfinite(wv) | (wv < 0)).sum())
+            if bad:
+                raise refuse.bad_weight(bad)
+            self._w = check_weights(wv, self._used, scale=False)
         self._b = b_col[keep].to_numpy(dtype=object) if b_col is not None else None
         self._cache: dict[tuple[str, str | None], Any] = {}
         m1, m0 = self._totals()
         need_classes(m1, m0, "the report", warn=False)
-        self._digest = hashlib.sha256(
-            pd.util.hash_pandas_object(data, index=False).to_numpy().tobytes()
-        ).hexdigest()
+        self._inputs = inputs
 
     def _totals(self) -> tuple[int | float, int | float]:
         if self._w is None:
@@ -374,7 +498,7 @@ class MemoryEngine:
 
     def _score(self, name: str) -> np.ndarray:
         if name not in self._s:
-            raise ValueError(f"{name!r} is not a score of this engine ({list(self._s)})")
+            raise refuse.not_a_score(name, list(self._s))
         return self._s[name]
 
     def _class_weights(self, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -405,10 +529,10 @@ class MemoryEngine:
         self, score: str, *, by: str | None = None, chunk: int = CHUNK
     ) -> Iterator[Groups]:
         """Score groups in decreasing score order (per segment with ``by``), in chunks."""
-        chunk = _check_chunk(chunk)
+        chunk = check_chunk(chunk)
         s = self._score(score)
         if by is not None and by != self.by:
-            raise ValueError(f"this engine was made with by={self.by!r}, not {by!r}")
+            raise refuse.other_by(by, self.by)
         key = (score, by)
         if key not in self._cache:  # the report reads each stream two or three times
             self._cache[key] = self._grouped(s, by)
@@ -439,7 +563,9 @@ class MemoryEngine:
         self, score_a: str, score_b: str, *, chunk: int = CHUNK
     ) -> Iterator[PairGroups]:
         """Groups of equal ``(score_a, score_b)``, by ``score_a`` then ``score_b`` decreasing."""
-        chunk = _check_chunk(chunk)
+        chunk = check_chunk(chunk)
+        if score_a == score_b:
+            raise refuse.same_pair(score_a)
         a, b = self._score(score_a), self._score(score_b)
         order = np.lexsort((~b if b.dtype.kind in "iu" else -b, ~a if a.dtype.kind in "iu" else -a))
         sa, sb = a[order], b[order]
@@ -452,11 +578,22 @@ class MemoryEngine:
             yield PairGroups(ga[part], gb[part], gp[part], gn[part])
 
     def inputs(self) -> list[dict[str, Any]]:
-        """One input: no path; the SHA-256 of pandas' row hashes of the DataFrame."""
-        return [{"path": None, "sha256": self._digest, "rows": self._rows}]
+        """What was read: each file (path, SHA-256 of its bytes, rows), or a DataFrame
+        (no path; the SHA-256 of pandas' row hashes)."""
+        return [i.as_dict() for i in self._inputs]
+
+    def close(self) -> None:
+        """Nothing to release (the rows are numpy arrays); here for the protocol."""
+
+    def __enter__(self) -> MemoryEngine:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
 
 
-def _check_chunk(chunk: Any) -> int:
+def check_chunk(chunk: Any) -> int:
+    """``chunk`` as a positive int (a ValueError otherwise)."""
     if isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)) or chunk < 1:
         raise ValueError(f"chunk must be a positive integer, got {chunk!r}")
     return int(chunk)

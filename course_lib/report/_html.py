@@ -214,6 +214,13 @@ class _Figures:
         self.count = 0
         self.ids: list[str] = []
 
+    def chart(self, ident: str, title: str, caption: str, series: list[Series],
+              **options: Any) -> str:
+        """A numbered figure holding :func:`line_chart` of ``series`` (``options`` go to
+        it; the chart's ident and title are the figure's)."""
+        return self.figure(ident, line_chart(series, ident=ident, title=title, **options),
+                           caption)
+
     def figure(self, ident: str, svg: str, caption: str) -> str:
         self.count += 1
         self.ids.append(ident)
@@ -222,6 +229,16 @@ class _Figures:
             f'<figcaption><span class="fignum">Figure {self.count}.</span> {caption}</figcaption>'
             "</figure>"
         )
+
+
+def _ref(label: str, x: list[float], y: list[float]) -> Series:
+    """A dashed reference line (chance, a baseline, perfect calibration)."""
+    return Series(label, x, y, kind="ref", dash=True, width=1.2)
+
+
+def _kind(i: int) -> str:
+    """The colour of the ``i``-th score (six, then again)."""
+    return f"s{i % 6 + 1}"
 
 
 def _curve(block: Mapping[str, Any], name: str) -> Mapping[str, Any]:
@@ -423,10 +440,10 @@ def _figures(report: Mapping[str, Any], book: _Book, figs: _Figures) -> str:
     many = len(names) > 1
 
     # ROC with hulls and the diagonal
-    series = [Series("chance", [0, 1], [0, 1], kind="ref", dash=True, width=1.2)]
+    series = [_ref("chance", [0, 1], [0, 1])]
     for i, name in enumerate(names):
         roc = _curve(scores[name], "roc")
-        series.append(Series(name, _floats(roc.get("fpr")), _floats(roc.get("tpr")), kind=f"s{i % 6 + 1}"))
+        series.append(Series(name, _floats(roc.get("fpr")), _floats(roc.get("tpr")), kind=_kind(i)))
     for i, name in enumerate(names):
         hull = _curve(scores[name], "hull")
         if hull:
@@ -435,109 +452,89 @@ def _figures(report: Mapping[str, Any], book: _Book, figs: _Figures) -> str:
                     f"hull {name}" if many else "convex hull",
                     _floats(hull.get("fpr")),
                     _floats(hull.get("tpr")),
-                    kind=f"s{i % 6 + 1}",
+                    kind=_kind(i),
                     dash=True,
                     width=1.3,
                 )
             )
-    out.append(
-        figs.figure(
-            "roc",
-            line_chart(
-                series,
-                xlabel="False positive rate",
-                ylabel="True positive rate",
-                xlim=(0, 1),
-                ylim=(0, 1),
-                square=True,
-                ident="roc",
-                title="ROC curve",
-            ),
-            f"{book.link('roc', 'ROC curve')} with its "
-            f"{book.link('hull', 'convex hull')} (dashed) and the diagonal of a "
-            "random ranking.",
-        )
-    )
+    out.append(figs.chart(
+        "roc",
+        "ROC curve",
+        f"{book.link('roc', 'ROC curve')} with its "
+        f"{book.link('hull', 'convex hull')} (dashed) and the diagonal of a "
+        "random ranking.",
+        series,
+        xlabel="False positive rate",
+        ylabel="True positive rate",
+        xlim=(0, 1),
+        ylim=(0, 1),
+        square=True,
+    ))
     # PR with its baseline
     series = []
     baseline = None
     for i, name in enumerate(names):
         pr = _curve(scores[name], "pr")
         series.append(
-            Series(name, _floats(pr.get("recall")), _floats(pr.get("precision")), kind=f"s{i % 6 + 1}")
+            Series(name, _floats(pr.get("recall")), _floats(pr.get("precision")), kind=_kind(i))
         )
         baseline = _value(scores[name].get("pr_baseline")) if baseline is None else baseline
     if baseline is not None:
         series.append(
-            Series(f"baseline {baseline:.3f}", [0, 1], [baseline, baseline], kind="ref", dash=True, width=1.2)
+            _ref(f"baseline {baseline:.3f}", [0, 1], [baseline, baseline])
         )
-    out.append(
-        figs.figure(
-            "pr",
-            line_chart(
-                series,
-                xlabel="Recall",
-                ylabel="Precision",
-                xlim=(0, 1),
-                ylim=(0, 1),
-                square=True,
-                legend="top right",
-                ident="pr",
-                title="Precision-recall curve",
-            ),
-            f"{book.link('pr', 'Precision-recall curve')}; the dashed line is the "
-            f"{book.link('pr_baseline', 'baseline')}, the positive rate, where a "
-            "random ranking lies.",
-        )
-    )
+    out.append(figs.chart(
+        "pr",
+        "Precision-recall curve",
+        f"{book.link('pr', 'Precision-recall curve')}; the dashed line is the "
+        f"{book.link('pr_baseline', 'baseline')}, the positive rate, where a "
+        "random ranking lies.",
+        series,
+        xlabel="Recall",
+        ylabel="Precision",
+        xlim=(0, 1),
+        ylim=(0, 1),
+        square=True,
+        legend="top right",
+    ))
     # gain
-    series = [Series("random", [0, 1], [0, 1], kind="ref", dash=True, width=1.2)]
+    series = [_ref("random", [0, 1], [0, 1])]
     if baseline:
         series.append(Series("ideal", [0, baseline, 1], [0, 1, 1], kind="ref", width=1.2))
     for i, name in enumerate(names):
         g = _curve(scores[name], "gain")
-        series.append(Series(name, _floats(g.get("rate")), _floats(g.get("tpr")), kind=f"s{i % 6 + 1}"))
-    out.append(
-        figs.figure(
-            "gain",
-            line_chart(
-                series,
-                xlabel="Share of rows targeted (by decreasing score)",
-                ylabel="Share of positives found",
-                xlim=(0, 1),
-                ylim=(0, 1),
-                ident="gain",
-                title="Gain curve",
-            ),
-            f"{book.link('gain', 'Gain curve')} (cumulative share of positives "
-            "among the top-scored rows), with a random and an ideal ranking.",
-        )
-    )
+        series.append(Series(name, _floats(g.get("rate")), _floats(g.get("tpr")), kind=_kind(i)))
+    out.append(figs.chart(
+        "gain",
+        "Gain curve",
+        f"{book.link('gain', 'Gain curve')} (cumulative share of positives "
+        "among the top-scored rows), with a random and an ideal ranking.",
+        series,
+        xlabel="Share of rows targeted (by decreasing score)",
+        ylabel="Share of positives found",
+        xlim=(0, 1),
+        ylim=(0, 1),
+    ))
     # lift
-    series = [Series("random", [0, 1], [1, 1], kind="ref", dash=True, width=1.2)]
+    series = [_ref("random", [0, 1], [1, 1])]
     top = 1.0
     for i, name in enumerate(names):
         lift = _curve(scores[name], "lift")
         rate, values = _floats(lift.get("rate")), _floats(lift.get("lift"))
-        series.append(Series(name, rate, values, kind=f"s{i % 6 + 1}"))
+        series.append(Series(name, rate, values, kind=_kind(i)))
         top = max([top, *(v for v in values if math.isfinite(v))])
-    out.append(
-        figs.figure(
-            "lift",
-            line_chart(
-                series,
-                xlabel="Share of rows targeted (by decreasing score)",
-                ylabel="Lift",
-                xlim=(0, 1),
-                ylim=(0, top * 1.05),
-                legend="top right",
-                ident="lift",
-                title="Lift curve",
-            ),
-            f"{book.link('lift', 'Lift')}: the positive rate among the top-scored "
-            "rows divided by the overall positive rate.",
-        )
-    )
+    out.append(figs.chart(
+        "lift",
+        "Lift curve",
+        f"{book.link('lift', 'Lift')}: the positive rate among the top-scored "
+        "rows divided by the overall positive rate.",
+        series,
+        xlabel="Share of rows targeted (by decreasing score)",
+        ylabel="Lift",
+        xlim=(0, 1),
+        ylim=(0, top * 1.05),
+        legend="top right",
+    ))
     # KS, one per score
     for i, name in enumerate(names):
         k = _curve(scores[name], "ks")
@@ -559,24 +556,19 @@ def _figures(report: Mapping[str, Any], book: _Book, figs: _Figures) -> str:
             Series("positives (TPR)", rate, tpr, kind="pos"),
             Series("negatives (FPR)", rate, fpr, kind="neg"),
         ]
-        out.append(
-            figs.figure(
-                f"ks-{i + 1}",
-                line_chart(
-                    series,
-                    xlabel="Share of rows targeted",
-                    ylabel="Cumulative share of the class",
-                    xlim=(0, 1),
-                    ylim=(0, 1),
-                    marks=marks,
-                    ident=f"ks-{i + 1}",
-                    title=f"KS chart of {name}",
-                ),
-                f"{book.link('ks', 'KS chart')} of <code>{escape(name)}</code>: the "
-                "cumulative shares of positives and of negatives among the top-scored rows; "
-                "the KS statistic is the largest vertical gap.",
-            )
-        )
+        out.append(figs.chart(
+            f"ks-{i + 1}",
+            f"KS chart of {name}",
+            f"{book.link('ks', 'KS chart')} of <code>{escape(name)}</code>: the "
+            "cumulative shares of positives and of negatives among the top-scored rows; "
+            "the KS statistic is the largest vertical gap.",
+            series,
+            xlabel="Share of rows targeted",
+            ylabel="Cumulative share of the class",
+            xlim=(0, 1),
+            ylim=(0, 1),
+            marks=marks,
+        ))
     # score distributions by class
     for i, name in enumerate(names):
         d = _curve(scores[name], "distribution")
@@ -590,58 +582,48 @@ def _figures(report: Mapping[str, Any], book: _Book, figs: _Figures) -> str:
             Bars("negatives", edges, [v / sn for v in n], kind="neg"),
             Bars("positives", edges, [v / sp for v in p], kind="pos"),
         ]
-        out.append(
-            figs.figure(
-                f"distribution-{i + 1}",
-                line_chart(
-                    [],
-                    bars=bars,
-                    xlabel=f"Score {name}",
-                    ylabel="Share of the class",
-                    legend="top right",
-                    ident=f"distribution-{i + 1}",
-                    title=f"Score distribution of {name}",
-                ),
-                f"Distribution of <code>{escape(name)}</code> in each class ({len(edges) - 1} "
-                "equal-width bins; each class sums to 1). The less the two overlap, the "
-                "better the ranking.",
-            )
-        )
+        out.append(figs.chart(
+            f"distribution-{i + 1}",
+            f"Score distribution of {name}",
+            f"Distribution of <code>{escape(name)}</code> in each class ({len(edges) - 1} "
+            "equal-width bins; each class sums to 1). The less the two overlap, the "
+            "better the ranking.",
+            [],
+            bars=bars,
+            xlabel=f"Score {name}",
+            ylabel="Share of the class",
+            legend="top right",
+        ))
     # reliability, when the scores are probabilities
     for i, name in enumerate(names):
         r = _curve(scores[name], "reliability")
         if not r:
             continue
         series = [
-            Series("perfect calibration", [0, 1], [0, 1], kind="ref", dash=True, width=1.2),
-            Series(name, _floats(r.get("prob_pred")), _floats(r.get("prob_true")), kind=f"s{i % 6 + 1}"),
+            _ref("perfect calibration", [0, 1], [0, 1]),
+            Series(name, _floats(r.get("prob_pred")), _floats(r.get("prob_true")), kind=_kind(i)),
             Series(
                 "",
                 _floats(r.get("prob_pred")),
                 _floats(r.get("prob_true")),
-                kind=f"s{i % 6 + 1}",
+                kind=_kind(i),
                 marker=True,
             ),
         ]
-        out.append(
-            figs.figure(
-                f"reliability-{i + 1}",
-                line_chart(
-                    series,
-                    xlabel="Mean predicted probability",
-                    ylabel="Observed share of positives",
-                    xlim=(0, 1),
-                    ylim=(0, 1),
-                    square=True,
-                    legend="top left",
-                    ident=f"reliability-{i + 1}",
-                    title=f"Reliability diagram of {name}",
-                ),
-                f"{book.link('reliability', 'Reliability diagram')} of "
-                f"<code>{escape(name)}</code> (ten equal-width bins): points on the diagonal "
-                "are calibrated probabilities.",
-            )
-        )
+        out.append(figs.chart(
+            f"reliability-{i + 1}",
+            f"Reliability diagram of {name}",
+            f"{book.link('reliability', 'Reliability diagram')} of "
+            f"<code>{escape(name)}</code> (ten equal-width bins): points on the diagonal "
+            "are calibrated probabilities.",
+            series,
+            xlabel="Mean predicted probability",
+            ylabel="Observed share of positives",
+            xlim=(0, 1),
+            ylim=(0, 1),
+            square=True,
+            legend="top left",
+        ))
     return f'<section id="figures"><h2>Figures</h2><div class="figure-grid">{"".join(out)}</div></section>'
 
 

@@ -23,6 +23,7 @@ import hashlib
 import os
 import re
 import uuid
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -32,6 +33,9 @@ __all__ = [
     "DatabaseTable",
     "classify",
     "sha256_of",
+    "frame_sha256",
+    "duckdb_reader",
+    "read_frame",
     "sql_string",
     "fresh_name",
     "PARQUET_SUFFIXES",
@@ -216,3 +220,94 @@ def sha256_of(path: str, *, block: int = 1 << 20) -> str:
     except OSError as exc:
         raise ValueError(f"cannot read {path!r}: {exc.strerror or exc}") from None
     return digest.hexdigest()
+
+
+def frame_sha256(frame: Any) -> str:
+    """The SHA-256 of a pandas DataFrame's row hashes (``pd.util.hash_pandas_object``,
+    without the index): the fingerprint of data that is not a file."""
+    import pandas as pd
+
+    return hashlib.sha256(
+        pd.util.hash_pandas_object(frame, index=False).to_numpy().tobytes()).hexdigest()
+
+
+def duckdb_reader(kind: str, paths: tuple[str, ...] | list[str]) -> str:
+    """DuckDB's table function reading ``paths`` (all of one ``kind``, "parquet" or
+    "csv", CSV with a header row); several files are read by column name.
+
+    >>> duckdb_reader("csv", ["a.csv"])
+    "read_csv(['a.csv'], header = true)"
+    """
+    reader = "read_parquet" if kind == "parquet" else "read_csv"
+    options = "" if kind == "parquet" else ", header = true"
+    options += ", union_by_name = true" if len(paths) > 1 else ""
+    return f"{reader}([{', '.join(sql_string(p) for p in paths)}]{options})"
+
+
+def read_frame(
+    data: Any, label: str | None = None, scores: Sequence[str] = ()
+) -> tuple[Any, list[InputFile]]:
+    """DATA (files or ``FILE.duckdb:TABLE``, see :func:`classify`) read into a pandas
+    DataFrame by DuckDB, for the memory engine, with its inputs (path, SHA-256, rows).
+
+    A floating ``scores`` column holding NaN or infinite values in a row used (one
+    with a ``label`` and every score) is refused before the conversion, in the SQL
+    engines' words: pandas would read NaN as a missing value and drop it, while in a
+    file it is a value. A DataFrame is returned as it is, with its fingerprint
+    (:func:`frame_sha256`) as input.
+    """
+    import duckdb
+
+    from ._engine import refuse
+
+    source = classify(data)
+    if isinstance(source, FileSource):
+        parts = [(p, duckdb_reader(source.kind, [p]), p) for p in source.paths]
+    elif isinstance(source, DatabaseTable):
+        parts = [(f"{source.path}:{source.table}", f"db_.{source.table}", source.path)]
+    elif type(source).__name__ == "DataFrame" and hasattr(source, "columns"):
+        return source, [InputFile(None, frame_sha256(source), len(source))]
+    else:
+        raise ValueError(
+            "DATA must be a Parquet or CSV file (or a glob of them), FILE.duckdb:TABLE or a "
+            f"pandas DataFrame, got {type(source).__name__}")
+    con = duckdb.connect()
+    frames, inputs = [], []
+    try:
+        if isinstance(source, DatabaseTable):
+            try:
+                con.execute(f"ATTACH {sql_string(source.path)} AS db_ (READ_ONLY)")
+            except duckdb.Error as exc:
+                raise ValueError(f"cannot read the database {source.path!r}: "
+                                 f"{str(exc).splitlines()[0]}") from None
+        for shown, rel, file in parts:
+            try:
+                types = dict(con.execute(
+                    f"SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM {rel})"
+                ).fetchall())
+                present = [n for n in (label, *scores) if n is not None and n in types]
+                used = " AND ".join(f"{_quote(n)} IS NOT NULL" for n in present) or "TRUE"
+                for name in scores:
+                    if types.get(name) not in ("DOUBLE", "FLOAT", "REAL"):
+                        continue
+                    q = _quote(name)
+                    ((bad,),) = con.execute(
+                        f"SELECT COUNT(*) FROM {rel} WHERE {used} AND (isnan({q}) OR isinf({q}))"
+                    ).fetchall()
+                    if bad:
+                        raise refuse.not_finite(name, int(bad))
+                frame = con.execute(f"SELECT * FROM {rel}").df()
+            except duckdb.Error as exc:
+                raise ValueError(f"cannot read {shown!r}: {str(exc).splitlines()[0]}") from None
+            frames.append(frame)
+            inputs.append(InputFile(shown, sha256_of(file), len(frame)))
+    finally:
+        con.close()
+    import pandas as pd
+
+    out = frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
+    return out, inputs
+
+
+def _quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'

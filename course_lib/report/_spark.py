@@ -10,7 +10,6 @@ time, cut into chunks of numpy arrays.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -19,7 +18,8 @@ import pandas as pd
 
 from ..sql import SPARK, relation
 from ._duckdb import SqlEngine
-from ._sources import DatabaseTable, FileSource, InputFile, classify, fresh_name, sha256_of
+from ._engine import refuse
+from ._sources import DatabaseTable, FileSource, InputFile, classify, frame_sha256, fresh_name, sha256_of
 
 __all__ = ["SparkEngine"]
 
@@ -71,19 +71,8 @@ class SparkEngine(SqlEngine):
 
             session = SparkRunner.start("local[2]", quiet=True).session
         self.session = session
-        try:
-            view = self._read(data)
-            self._prepare(view, label=label, scores=scores, weight=weight, by=by,
-                          pos_label=pos_label)
-        except BaseException:
-            self.close()
-            raise
-
-    def __enter__(self) -> SparkEngine:
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
+        self._open(data, label=label, scores=scores, weight=weight, by=by,
+                   pos_label=pos_label)
 
     def _message(self, exc: Exception) -> str:
         text = str(exc).strip()
@@ -95,12 +84,9 @@ class SparkEngine(SqlEngine):
         source = classify(data)
         view = fresh_name()
         if isinstance(source, pd.DataFrame):
-            digest = hashlib.sha256(
-                pd.util.hash_pandas_object(source, index=False).to_numpy().tobytes()
-            ).hexdigest()
-            self._inputs = [InputFile(None, digest, len(source))]
+            self._inputs = [InputFile(None, frame_sha256(source), len(source))]
             if len(source) == 0 or not len(source.columns):
-                raise ValueError("the data has no rows")
+                raise refuse.no_rows()
             frame = _missing_as_null(self.session.createDataFrame(_none_for_missing(source)))
         elif isinstance(source, DataFrame):
             frame = source

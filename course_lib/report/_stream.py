@@ -57,11 +57,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
-from scipy import special
 from scipy.special import ndtr, ndtri
 
 from ..gains import gains_table_from_counts
-from ..partial import _mcclish, _shape
+from ..partial import mcclish
 from ..roc import COLLINEAR_TOL, trapezoid_area
 from ._engine import Groups, PairGroups
 
@@ -85,7 +84,6 @@ __all__ = [
     "split_segments",
     "psi",
     "decile_lows",
-    "h_from_hull",
     "delong_interval",
     "THIN",
 ]
@@ -359,8 +357,8 @@ class PartialAcc:
         if t.integral and area is None:  # the end is FPR 1 (never crossed inside)
             area = Fraction(self.twice, 2 * int(t.m0) * int(t.m1))
         if t.integral:
-            return area, _mcclish(area, "fpr", Fraction(0), self.x)
-        return float(area), float(_mcclish(float(area), "fpr", 0.0, self.x))
+            return area, mcclish(area, "fpr", Fraction(0), self.x)
+        return float(area), float(mcclish(float(area), "fpr", 0.0, self.x))
 
 
 # ----------------------------------------------------------------------- ROC hull
@@ -425,32 +423,6 @@ class HullAcc:
         hx = np.array([p[0] for p in self.hull])
         hy = np.array([p[1] for p in self.hull])
         return hx, hy, trapezoid_area(hx, hy)
-
-
-def h_from_hull(fpr: np.ndarray, tpr: np.ndarray, pi1: float,
-                alpha: float = 2, beta: float | None = None) -> float:
-    """Hand's H-measure from the ROC hull, exactly as :func:`course_lib.h_measure`
-    computes it (Beta(alpha, beta) costs, beta by default ``1 + (alpha - 1) pi0 / pi1``).
-
-    >>> h_from_hull(np.array([0.0, 0.0, 1.0]), np.array([0.0, 1.0, 1.0]), 0.5)
-    1.0
-    """
-    a, b = _shape(None, alpha, beta, pi1)
-    if fpr.size == 2:
-        return 0.0
-    pi0 = 1 - pi1
-    df, dt = np.diff(fpr), np.diff(tpr)
-    breaks = pi1 * dt / ((1 - pi1) * df + pi1 * dt)
-    edges = np.concatenate(([1.0], breaks, [0.0]))
-    m = a / (a + b) * special.betainc(a + 1, b, edges)
-    n = b / (a + b) * special.betainc(a, b + 1, edges)
-    dm = m[:-1] - m[1:]
-    dn = n[:-1] - n[1:]
-    loss = float(np.dot(pi0 * fpr, dm) + np.dot(pi1 * (1 - tpr), dn))
-    worst = (pi0 * a / (a + b) * float(special.betainc(a + 1, b, pi1))
-             + pi1 * b / (a + b) * float(special.betainc(b + 1, a, 1 - pi1)))
-    h = 1 - loss / worst
-    return float(min(max(h, 0.0), 1.0))
 
 
 # --------------------------------------------------------------------- gains table

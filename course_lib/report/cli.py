@@ -255,8 +255,7 @@ def _stages(args: argparse.Namespace) -> int:
     n = len(args.scores)
     per_score = 1 + (1 if args.by else 0) + (1 if args.baseline else 0)
     return (
-        (1 if args.engine == "memory" else 0)
-        + 1
+        2
         + n * per_score
         + n * (n - 1) // 2
         + 1
@@ -264,86 +263,19 @@ def _stages(args: argparse.Namespace) -> int:
     )
 
 
-def _refuse_nan(con: Any, relation: str, scores: Sequence[str], shown: str) -> None:
-    """A NaN or infinite score is bad input (a missing score, NULL, is dropped and counted),
-    as the DuckDB engine says; pandas would read both as NaN, so look before converting."""
-    columns = dict(
-        con.execute(f"SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM {relation})").fetchall()
-    )
-    for name in scores:
-        if columns.get(name) not in ("DOUBLE", "FLOAT", "REAL"):
-            continue
-        quoted = '"' + name.replace('"', '""') + '"'
-        ((bad,),) = con.execute(
-            f"SELECT count(*) FROM {relation} WHERE isnan({quoted}) OR isinf({quoted})"
-        ).fetchall()
-        if bad:
-            raise ValueError(
-                f"the score {name!r} has {bad} NaN or infinite values in {shown}; scores must be finite "
-                "(a missing score is an empty cell)"
-            )
-
-
-def _load_frame(data: str, scores: Sequence[str] = ()) -> tuple[Any, list[dict[str, Any]]]:
-    """DATA read into a pandas DataFrame for ``--engine memory`` (DuckDB reads the files),
-    with the inputs of the reproducibility footer (each file's path, SHA-256, rows)."""
-    import duckdb
-
-    from ._sources import DatabaseTable, FileSource, classify, sha256_of, sql_string
-
-    source = classify(data)
-    con = duckdb.connect()
-    try:
-        if isinstance(source, FileSource):
-            reader = "read_parquet" if source.kind == "parquet" else "read_csv"
-            options = "" if source.kind == "parquet" else ", header = true"
-            frames, inputs = [], []
-            for path in source.paths:
-                relation = f"{reader}({sql_string(path)}{options})"
-                try:
-                    _refuse_nan(con, relation, scores, repr(path))
-                    frame = con.execute(f"SELECT * FROM {relation}").df()
-                except duckdb.Error as exc:
-                    raise ValueError(f"cannot read {path!r}: {str(exc).splitlines()[0]}") from None
-                frames.append(frame)
-                inputs.append({"path": path, "sha256": sha256_of(path), "rows": len(frame)})
-            import pandas as pd
-
-            return (frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)), inputs
-        if isinstance(source, DatabaseTable):
-            try:
-                con.execute(f"ATTACH {sql_string(source.path)} AS db (READ_ONLY)")
-                _refuse_nan(con, f"db.{source.table}", scores, repr(data))
-                frame = con.execute(f"SELECT * FROM db.{source.table}").df()
-            except duckdb.Error as exc:
-                raise ValueError(f"cannot read {data!r}: {str(exc).splitlines()[0]}") from None
-            return frame, [{"path": data, "sha256": sha256_of(source.path), "rows": len(frame)}]
-    finally:
-        con.close()
-    raise ValueError(f"cannot read {data!r}: not a Parquet or CSV file, nor FILE.duckdb:TABLE")
-
-
 def _compute(args: argparse.Namespace, argv: Sequence[str], step: Callable[[str], None]) -> dict[str, Any]:
     """The Report dict of the command's arguments (:func:`course_lib.report.report`);
     ``step(stage)`` is called as each stage starts."""
     from . import report as make_report  # the Python API (course_lib.report)
 
-    data: Any = args.data
-    baseline: Any = args.baseline
-    inputs: dict[str, list[dict[str, Any]]] = {}
-    if args.engine == "memory":  # the Python API's memory engine takes a DataFrame
-        step("reading the data")
-        data, inputs["inputs"] = _load_frame(args.data, args.scores)
-        if baseline is not None:
-            baseline, inputs["baseline_inputs"] = _load_frame(args.baseline, args.scores)
     pos_label = _literal(args.pos_label)
-    result = make_report(
-        data,
+    result = make_report(  # every engine reads DATA itself (course_lib.report._sources)
+        args.data,
         label=args.label,
         scores=list(args.scores),
         weight=args.weight,
         by=args.by,
-        baseline=baseline,
+        baseline=args.baseline,
         engine=args.engine,
         pos_label=pos_label,
         max_fpr=args.max_fpr,
@@ -351,9 +283,7 @@ def _compute(args: argparse.Namespace, argv: Sequence[str], step: Callable[[str]
         command=shlex.join([PROG, *argv]),
         progress=step,
     )
-    report = dict(result.data)
-    report.update(inputs)  # the files read, not the DataFrame made of them
-    return report
+    return dict(result.data)
 
 
 def run(args: argparse.Namespace, argv: Sequence[str]) -> list[Path]:
