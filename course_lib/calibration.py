@@ -39,12 +39,11 @@ import numpy as np
 
 from ._checks import (
     check_binary,
-    check_flag,
+    check_binary_exact,
     check_labels,
     check_scores,
     check_weights,
     class_totals,
-    integer_weights,
     need_classes,
     need_weight,
     undefined,
@@ -761,10 +760,7 @@ def isotonic_calibration(
     [0.5, 0.75, 1.0]
     """
     # the map only ranks the scores: integers float64 cannot hold keep their exact order
-    exact = check_flag(exact, "exact")
-    y, s, w = check_binary(y_true, y_score, sample_weight, on_inexact="keep", scale=not exact)
-    if exact:
-        integer_weights(w)
+    exact, y, s, w = check_binary_exact(y_true, y_score, sample_weight, exact)
     need_weight(w, "the isotonic calibration map")
     g = score_groups(y, s, w)
     live = (g.pos + g.neg) > 0

@@ -19,8 +19,7 @@ import numpy as np
 
 from ._checks import (
     check_binary,
-    check_flag,
-    integer_weights,
+    check_binary_exact,
     need_classes,
 )
 from ._curves import CurveView
@@ -191,10 +190,8 @@ def average_precision(
     >>> round(average_precision(y, b), 4)
     0.7556
     """
-    exact = check_flag(exact, "exact")
-    y, s, w = check_binary(y_true, y_score, sample_weight, scale=not exact)
+    exact, y, s, w = check_binary_exact(y_true, y_score, sample_weight, exact)
     if exact:
-        integer_weights(w)  # raises on fractional weights or too large a total
         counts = cumulative_counts(y, s, w)
         if counts.thresholds.size > EXACT_AP_LIMIT:
             raise ValueError(

@@ -29,13 +29,12 @@ import numpy as np
 from ._checks import (
     at_or_above,
     check_binary,
-    check_flag,
+    check_binary_exact,
     check_scores,
     check_seed,
     check_threshold,
     class_totals,
     has_both_classes,
-    integer_weights,
     need_classes,
 )
 from ._curves import CurveView
@@ -336,10 +335,7 @@ def roc_auc(
     >>> round(roc_auc(y, b), 4)
     0.7917
     """
-    exact = check_flag(exact, "exact")
-    y, s, w = check_binary(y_true, y_score, sample_weight, scale=not exact)
-    if exact:
-        integer_weights(w)  # raises on fractional weights or too large a total
+    exact, y, s, w = check_binary_exact(y_true, y_score, sample_weight, exact)
     c = cumulative_counts(y, s, w)  # the class totals come from it (no pass over y)
     if not need_classes(c.m1, c.m0, "ROC AUC", warn=True, stacklevel=2):
         return float("nan")
