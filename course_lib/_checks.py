@@ -60,6 +60,7 @@ __all__ = [
     "need_classes",
     "has_both_classes",
     "integer_weights",
+    "check_binary_exact",
     "scale_weights",
     "check_threshold",
     "at_or_above",
@@ -592,3 +593,36 @@ def integer_weights(w: np.ndarray | None) -> np.ndarray | None:
     if float(w.sum()) >= 2**53:
         raise ValueError("exact=True needs a total sample weight below 2**53")
     return w.astype(np.int64)
+
+
+def check_binary_exact(
+    y_true: Any,
+    y_score: Any,
+    sample_weight: Any,
+    exact: Any,
+    *,
+    int_weights: bool = False,
+) -> tuple[bool, np.ndarray, np.ndarray, np.ndarray | None]:
+    """The opening of every function with an ``exact`` option: ``(exact, y, s, w)``.
+
+    ``exact`` must be a bool (:func:`check_flag`); the data are checked by
+    :func:`check_binary`, the weights rescaled only for a float result (an exact one
+    counts them as they are), and for ``exact=True`` they must be integers
+    (:func:`integer_weights`). ``w`` is returned as :func:`check_binary` gives it, or
+    as int64 with ``int_weights=True`` and ``exact=True``.
+
+    >>> exact, y, s, w = check_binary_exact([0, 1], [0.2, 0.9], [1.0, 3.0], True)
+    >>> exact, w.tolist()
+    (True, [1.0, 3.0])
+    >>> check_binary_exact([0, 1], [0.2, 0.9], [1.0, 0.5], True)
+    Traceback (most recent call last):
+    ...
+    ValueError: exact=True needs integer sample weights; found 0.5
+    """
+    exact = check_flag(exact, "exact")
+    y, s, w = check_binary(y_true, y_score, sample_weight, scale=not exact)
+    if exact:
+        iw = integer_weights(w)  # raises on fractional weights or too large a total
+        if int_weights:
+            w = iw
+    return exact, y, s, w

@@ -39,12 +39,11 @@ import numpy as np
 
 from ._checks import (
     check_binary,
-    check_flag,
+    check_binary_exact,
     check_labels,
     check_scores,
     check_weights,
     class_totals,
-    integer_weights,
     need_classes,
     need_weight,
     undefined,
@@ -160,6 +159,13 @@ def _check_values(values: Any, name: str) -> np.ndarray:
     return check_scores(values, name=name)
 
 
+def _need_unit(p: np.ndarray) -> None:
+    """Raise a ValueError unless every value of the float array ``p`` is in [0, 1]."""
+    if p.size and (p.min() < 0 or p.max() > 1):
+        bad = p.min() if p.min() < 0 else p.max()
+        raise ValueError(f"y_prob must hold probabilities in [0, 1]; found {float(bad)!r}")
+
+
 def _check_prob(
     y_true: Any, y_prob: Any, sample_weight: Any, what: str, *, scale: bool = True
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
@@ -167,9 +173,7 @@ def _check_prob(
     weights rescaled unless ``scale=False`` (see :func:`course_lib._checks.check_weights`)."""
     y, p, w = check_binary(y_true, y_prob, sample_weight, on_inexact="convert", scale=scale)
     p = p.astype(np.float64, copy=False)
-    if p.min() < 0 or p.max() > 1:
-        bad = p.min() if p.min() < 0 else p.max()
-        raise ValueError(f"y_prob must hold probabilities in [0, 1]; found {float(bad)!r}")
+    _need_unit(p)
     need_weight(w, what)
     return y, p, w
 
@@ -417,9 +421,7 @@ def log_loss(
     prob = prob.astype(np.float64)
     if prob.size and np.isnan(prob).any():
         raise ValueError("y_prob contains NaN values")
-    if prob.size and (prob.min() < 0 or prob.max() > 1):
-        bad = prob.min() if prob.min() < 0 else prob.max()
-        raise ValueError(f"y_prob must hold probabilities in [0, 1]; found {bad.item()!r}")
+    _need_unit(prob)
     if prob.ndim == 1:
         if labels is not None:
             raise ValueError("labels applies to a 2-D y_prob (one column per class) only")
@@ -761,10 +763,7 @@ def isotonic_calibration(
     [0.5, 0.75, 1.0]
     """
     # the map only ranks the scores: integers float64 cannot hold keep their exact order
-    exact = check_flag(exact, "exact")
-    y, s, w = check_binary(y_true, y_score, sample_weight, on_inexact="keep", scale=not exact)
-    if exact:
-        integer_weights(w)
+    exact, y, s, w = check_binary_exact(y_true, y_score, sample_weight, exact)
     need_weight(w, "the isotonic calibration map")
     g = score_groups(y, s, w)
     live = (g.pos + g.neg) > 0

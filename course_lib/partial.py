@@ -47,10 +47,9 @@ from scipy import special
 
 from ._checks import (
     check_binary,
-    check_flag,
+    check_binary_exact,
     class_totals,
     has_both_classes,
-    integer_weights,
     need_classes,
 )
 from ._groups import cumulative_counts, with_origin
@@ -272,10 +271,8 @@ def partial_roc_auc(
     """
     axis, a, b = _check_range(max_fpr, fpr_range, tpr_range)
     std = _check_standardized(standardized)
-    exact = check_flag(exact, "exact")
-    y, s, w = check_binary(y_true, y_score, sample_weight, scale=not exact)
-    if exact:
-        w = integer_weights(w)
+    exact, y, s, w = check_binary_exact(y_true, y_score, sample_weight, exact,
+                                        int_weights=True)
     if not has_both_classes(y, w, "the partial ROC AUC"):
         return float("nan")
     if exact:  # a float range end is read as the decimal it prints as

@@ -19,8 +19,7 @@ import numpy as np
 
 from ._checks import (
     check_binary,
-    check_flag,
-    integer_weights,
+    check_binary_exact,
     need_classes,
 )
 from ._curves import CurveView
@@ -191,24 +190,19 @@ def average_precision(
     >>> round(average_precision(y, b), 4)
     0.7556
     """
-    exact = check_flag(exact, "exact")
-    y, s, w = check_binary(y_true, y_score, sample_weight, scale=not exact)
-    if exact:
-        integer_weights(w)  # raises on fractional weights or too large a total
-        counts = cumulative_counts(y, s, w)
-        if counts.thresholds.size > EXACT_AP_LIMIT:
-            raise ValueError(
-                f"exact=True is limited to {EXACT_AP_LIMIT:,} distinct scores (got "
-                f"{counts.thresholds.size:,}): the exact fraction's denominator grows with "
-                "every point; use exact=False"
-            )
-        if not need_classes(counts.m1, counts.m0, "average precision", warn=True,
-                            negatives=False, stacklevel=2):
-            return float("nan")
-        return _exact_ap(counts)
-    c = _cumulative(y, s, w, "average precision", warn=True)
-    if c is None:
+    exact, y, s, w = check_binary_exact(y_true, y_score, sample_weight, exact)
+    c = cumulative_counts(y, s, w)
+    if exact and c.thresholds.size > EXACT_AP_LIMIT:
+        raise ValueError(
+            f"exact=True is limited to {EXACT_AP_LIMIT:,} distinct scores (got "
+            f"{c.thresholds.size:,}): the exact fraction's denominator grows with "
+            "every point; use exact=False"
+        )
+    if not need_classes(c.m1, c.m0, "average precision", warn=True, negatives=False,
+                        stacklevel=2):
         return float("nan")
+    if exact:
+        return _exact_ap(c)
     rises = c.pos > 0
     precision = c.tp[rises] / (c.tp[rises] + c.fp[rises])
     return float(np.dot(c.pos[rises], precision) / c.m1)

@@ -29,13 +29,12 @@ import numpy as np
 from ._checks import (
     at_or_above,
     check_binary,
-    check_flag,
+    check_binary_exact,
     check_scores,
     check_seed,
     check_threshold,
     class_totals,
     has_both_classes,
-    integer_weights,
     need_classes,
 )
 from ._curves import CurveView
@@ -119,9 +118,19 @@ class RocHull(NamedTuple):
     area: float
 
 
-def _need_both_classes(y: np.ndarray, w: np.ndarray | None = None) -> None:
-    """Raise ValueError when one class is missing (or carries zero weight)."""
-    need_classes(*class_totals(y, w), "the ROC curve", warn=False)
+def _counted(
+    y_true: Any, y_score: Any, ids: Any = None, *, named: bool = False
+) -> tuple[np.ndarray, np.ndarray, list, int, int]:
+    """The opening of the unweighted, exact functions: ``(y, s, names, m1, m0)``.
+
+    The data are checked, then the ids (only when ``named``; ``names`` is empty
+    otherwise), then a ValueError is raised when one class is missing.
+    """
+    y, s, _ = check_binary(y_true, y_score)
+    names = _check_ids(ids, y.size) if named else []
+    m1, m0 = class_totals(y, None)
+    need_classes(m1, m0, "the ROC curve", warn=False)
+    return y, s, names, int(m1), int(m0)
 
 
 def _check_ids(ids: Any, n: int) -> list:
@@ -181,11 +190,7 @@ def roc_steps(y_true: Any, y_score: Any, *, ids: Any = None) -> list[RocStep]:
     0.1 (2,) 0 1 3/4 1
     0.0 (7,) 0 1 1 1
     """
-    y, s, _ = check_binary(y_true, y_score)
-    names = _check_ids(ids, y.size)
-    _need_both_classes(y)
-    m1 = int(np.count_nonzero(y))
-    m0 = y.size - m1
+    y, s, names, m1, m0 = _counted(y_true, y_score, ids, named=True)
     order = _descending_order(s)
     s_sorted = s[order]
     starts = np.flatnonzero(np.r_[True, s_sorted[1:] != s_sorted[:-1]])
@@ -238,13 +243,11 @@ def roc_point(y_true: Any, y_score: Any, threshold: float) -> tuple[Fraction, Fr
     >>> print(fpr, tpr)
     1/4 2/3
     """
-    y, s, _ = check_binary(y_true, y_score)
-    _need_both_classes(y)
+    y, s, _, m1, m0 = _counted(y_true, y_score)
     called = at_or_above(s, check_threshold(threshold))
-    m1 = int(np.count_nonzero(y))
     tp = int(np.count_nonzero(called & y))
     fp = int(np.count_nonzero(called & ~y))
-    return Fraction(fp, y.size - m1), Fraction(tp, m1)
+    return Fraction(fp, m0), Fraction(tp, m1)
 
 
 def roc_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> RocCurve:
@@ -336,10 +339,7 @@ def roc_auc(
     >>> round(roc_auc(y, b), 4)
     0.7917
     """
-    exact = check_flag(exact, "exact")
-    y, s, w = check_binary(y_true, y_score, sample_weight, scale=not exact)
-    if exact:
-        integer_weights(w)  # raises on fractional weights or too large a total
+    exact, y, s, w = check_binary_exact(y_true, y_score, sample_weight, exact)
     c = cumulative_counts(y, s, w)  # the class totals come from it (no pass over y)
     if not need_classes(c.m1, c.m0, "ROC AUC", warn=True, stacklevel=2):
         return float("nan")
@@ -436,9 +436,7 @@ def pair_matrix(y_true: Any, y_score: Any, *, ids: Any = None) -> PairMatrix:
     >>> pm.matrix.tolist()
     [[1.0, 1.0, 1.0, 1.0], [0.0, 1.0, 1.0, 1.0], [0.0, 0.5, 1.0, 1.0]]
     """
-    y, s, _ = check_binary(y_true, y_score)
-    names = _check_ids(ids, y.size)
-    _need_both_classes(y)
+    y, s, names, _, _ = _counted(y_true, y_score, ids, named=True)
     order = _descending_order(s)
     rows = order[y[order]]
     cols = order[~y[order]]
@@ -653,14 +651,11 @@ def randomized_roc_point(
     >>> print(*randomized_roc_point(y, b, 0.6, 0.3, q="1/2"))
     1/8 1/2
     """
-    y, s, _ = check_binary(y_true, y_score)
-    _need_both_classes(y)
+    y, s, _, m1, m0 = _counted(y_true, y_score)
     cuts = _two_thresholds(threshold_a, threshold_b)
     p = _as_probability(q)
     called_a = at_or_above(s, cuts[0])
     called_b = at_or_above(s, cuts[1])
-    m1 = int(np.count_nonzero(y))
-    m0 = y.size - m1
     # per object: chance of being called positive is p (a only), 1 - p (b only), 1, 0
     only_a = called_a & ~called_b
     only_b = called_b & ~called_a

@@ -116,6 +116,12 @@ def _diagonal(
     ax.plot([0, 1], [0, 1], ls=ls, lw=lw, color=COLORS["grid"], label=label, zorder=zorder)
 
 
+def _one_length(a: Any, b: Any, names: str = "y_true and y_score") -> None:
+    """Raise a ValueError unless the arrays ``a`` and ``b`` are 1-d of one length."""
+    if a.shape != b.shape or a.ndim != 1:
+        raise ValueError(f"{names} must be 1-d of one length, got {a.shape} and {b.shape}")
+
+
 def _no_spines(ax: Any) -> None:
     """Hide the four spines (for grids and matrices drawn as cells)."""
     for side in ("top", "right", "bottom", "left"):

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..calibration import Strategy, calibration_curve, isotonic_calibration
 from ..roc import roc_convex_hull, roc_curve
-from ._style import COLORS, _diagonal, _legend_below, _unit_square, new_axes
+from ._style import COLORS, _diagonal, _legend_below, _one_length, _unit_square, new_axes
 
 __all__ = [
     "plot_reliability",
@@ -192,9 +192,7 @@ def plot_calibration_maps(
     """
     y = np.asarray(y_true, dtype=float)
     s = np.asarray(y_score, dtype=float)
-    if y.shape != s.shape or y.ndim != 1:
-        raise ValueError(f"y_true and y_score must be 1-d of one length, got {y.shape} "
-                         f"and {s.shape}")
+    _one_length(y, s)
     if ax is None:
         _, ax = new_axes(size=5.0)
     jitter = np.random.default_rng(seed).uniform(-0.03, 0.03, y.size)

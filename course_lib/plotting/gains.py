@@ -33,6 +33,19 @@ def _positive_share(y_true: Any) -> float:
     return float(np.count_nonzero(y) / y.size)
 
 
+def _ring(ax, x: Any, y: Any, label: str) -> None:
+    """An open circle in the point colour at ``(x, y)``."""
+    ax.plot([x], [y], "o", ms=8, mfc="none", mec=COLORS["point"], mew=2, label=label)
+
+
+def _mark_rate(ax, rate: float, value: Any, name: str, xytext: tuple[int, int],
+               **text: Any) -> None:
+    """Ring the curve at ``rate`` and write ``"{name} at RPP = rate: value"`` beside it."""
+    _ring(ax, rate, value, "_mark")
+    ax.annotate(f"{name} at RPP = {rate:g}: {value:.2f}", (rate, value), xytext=xytext,
+                textcoords="offset points", color=COLORS["point"], fontsize=9, **text)
+
+
 def plot_gain_curve(
     y_true: Any,
     y_score: Any,
@@ -92,11 +105,7 @@ def plot_gain_curve(
     if deciles:
         ax.plot(_DECILES, curve.at(_DECILES), "o", color=color, ms=4, label="_deciles")
     if mark_rate is not None:
-        g = curve.at(mark_rate)
-        ax.plot([mark_rate], [g], "o", ms=8, mfc="none", mec=COLORS["point"], mew=2,
-                label="_mark")
-        ax.annotate(f"gain at RPP = {mark_rate:g}: {g:.2f}", (mark_rate, g), xytext=(8, -4),
-                    textcoords="offset points", va="top", color=COLORS["point"], fontsize=9)
+        _mark_rate(ax, mark_rate, curve.at(mark_rate), "gain", (8, -4), va="top")
     _unit_square(ax, _RPP_LABEL, "TPR (gain)")
     return _finish(ax, title, loc="lower right")
 
@@ -157,12 +166,7 @@ def plot_lift_curve(
         ax.plot(_DECILES, lift_of_gain(gain, _DECILES), "o", color=COLORS["curve"],
                 ms=4, label="_deciles")
     if mark_rate is not None:
-        lift = lift_of_gain(gain, mark_rate)
-        ax.plot([mark_rate], [lift], "o", ms=8, mfc="none", mec=COLORS["point"], mew=2,
-                label="_mark")
-        ax.annotate(f"lift at RPP = {mark_rate:g}: {lift:.2f}", (mark_rate, lift),
-                    xytext=(8, 4), textcoords="offset points", color=COLORS["point"],
-                    fontsize=9)
+        _mark_rate(ax, mark_rate, lift_of_gain(gain, mark_rate), "lift", (8, 4))
     ax.set_xlim(-0.02, 1.02)
     ax.set_ylim(bottom=0)
     ax.set_xlabel(_RPP_LABEL)
@@ -265,8 +269,8 @@ def plot_profit_curve(
         _, ax = new_axes()
     ax.plot(c.rate, c.profit, color=COLORS["curve"], lw=2, label="profit")
     ax.axhline(0, color=COLORS["grid"], lw=1, ls="--", label="_zero")
-    ax.plot([c.best_rate], [c.best_profit], "o", ms=8, mfc="none", mec=COLORS["point"],
-            mew=2, label=f"best: {c.best_profit:,.0f} at RPP = {c.best_rate:.2f}")
+    _ring(ax, c.best_rate, c.best_profit,
+          f"best: {c.best_profit:,.0f} at RPP = {c.best_rate:.2f}")
     ax.set_xlim(-0.02 * max_rate, 1.02 * max_rate)
     if max_rate < 1:
         shown = c.profit[c.rate <= max_rate]

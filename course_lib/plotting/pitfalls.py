@@ -16,7 +16,7 @@ from matplotlib.collections import PatchCollection
 from matplotlib.patches import Patch, Rectangle
 
 from ..roc import roc_auc, roc_curve
-from ._style import COLORS, _finish, _no_spines, _unit_square, new_axes
+from ._style import COLORS, _finish, _no_spines, _one_length, _unit_square, new_axes
 
 __all__ = ["plot_ranking_strip", "plot_roc_shape", "plot_feature_classes"]
 
@@ -70,9 +70,7 @@ def plot_ranking_strip(
     """
     y = np.asarray(y_true)
     s = np.asarray(y_score, dtype=float)
-    if y.shape != s.shape or y.ndim != 1:
-        raise ValueError(f"y_true and y_score must be 1-d of one length, got {y.shape} "
-                         f"and {s.shape}")
+    _one_length(y, s)
     if not 1 <= n_top <= y.size:
         raise ValueError(f"n_top must lie in [1, {y.size}], got {n_top}")
     if per_row < 1:
@@ -246,9 +244,7 @@ def plot_feature_classes(
     """
     v = np.asarray(x, dtype=float)
     y = np.asarray(y_true)
-    if v.shape != y.shape or v.ndim != 1:
-        raise ValueError(f"x and y_true must be 1-d of one length, got {v.shape} and "
-                         f"{y.shape}")
+    _one_length(v, y, "x and y_true")
     edges = np.histogram_bin_edges(v, bins=bins)
     if ax is None:
         _, ax = new_axes()

@@ -3,7 +3,7 @@ comparisons after Davis & Goadrich, 2006)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -30,6 +30,34 @@ _SERIES = (COLORS["curve"], COLORS["tie"], COLORS["point"], COLORS["text"])
 
 def _frac_label(x: Fraction) -> str:
     return str(x) if x.denominator != 1 else str(x.numerator)
+
+
+def _draw_series(ax, curves: Mapping[str, tuple[Any, Any]],
+                 points: Callable[[Any, Any], tuple[Any, Any]],
+                 score: Callable[[Any, Any], str], *, zorder: int = 2, **style) -> None:
+    """One line per entry of ``curves``, in the colours of ``_SERIES`` in turn.
+
+    ``points(y, s)`` gives the line's x and y data, ``score(y, s)`` the text after its
+    name in the legend; ``style`` goes to ``ax.plot``.
+    """
+    for k, (name, (y, s)) in enumerate(curves.items()):
+        xs, ys = points(y, s)
+        ax.plot(xs, ys, color=_SERIES[k % len(_SERIES)], zorder=zorder + k,
+                label=f"{name} ({score(y, s)})", **style)
+
+
+def _roc_points(y: Any, s: Any) -> tuple[Any, Any]:
+    c = roc_curve(y, s)
+    return c.fpr, c.tpr
+
+
+def _pr_points(y: Any, s: Any) -> tuple[Any, Any]:
+    c = pr_curve(y, s)
+    return c.recall, c.precision
+
+
+def _ap_text(y: Any, s: Any) -> str:
+    return f"AP {average_precision(y, s):.3f}"
 
 
 def plot_pr_curve(
@@ -256,10 +284,7 @@ def plot_roc_curves(curves: Mapping[str, tuple[Any, Any]], *, ax=None,
     if ax is None:
         _, ax = new_axes()
     ax.plot([0, 1], [0, 1], ":", color=COLORS["grid"], lw=1, zorder=1)
-    for k, (name, (y, s)) in enumerate(curves.items()):
-        c = roc_curve(y, s)
-        ax.plot(c.fpr, c.tpr, color=_SERIES[k % len(_SERIES)], lw=1.8, zorder=2 + k,
-                label=f"{name} (AUC {roc_auc(y, s):.3f})")
+    _draw_series(ax, curves, _roc_points, lambda y, s: f"AUC {roc_auc(y, s):.3f}", lw=1.8)
     _unit_square(ax, "FPR", "TPR")
     _legend_below(ax)
     ax.set_title("ROC" if title is None else title)
@@ -295,10 +320,7 @@ def plot_pr_curves(curves: Mapping[str, tuple[Any, Any]], *, ax=None,
     """
     if ax is None:
         _, ax = new_axes()
-    for k, (name, (y, s)) in enumerate(curves.items()):
-        c = pr_curve(y, s)
-        ax.plot(c.recall, c.precision, color=_SERIES[k % len(_SERIES)], lw=1.8,
-                zorder=2 + k, label=f"{name} (AP {average_precision(y, s):.3f})")
+    _draw_series(ax, curves, _pr_points, _ap_text, lw=1.8)
     _unit_square(ax, "recall R", "precision P")
     _legend_below(ax)
     ax.set_title("PR" if title is None else title)
@@ -352,10 +374,7 @@ def plot_pr_unachievable(
     ax.plot(r, p, color=COLORS["grid"], lw=1.2, zorder=2)
     ax.plot([0, 1], [positive_share] * 2, ":", color=COLORS["text"], lw=1, zorder=2,
             label=f"P = π = {positive_share:.3g}")
-    for k, (name, (y, s)) in enumerate((curves or {}).items()):
-        c = pr_curve(y, s)
-        ax.plot(c.recall, c.precision, color=_SERIES[k % len(_SERIES)], lw=1.6,
-                zorder=3 + k, label=f"{name} (AP {average_precision(y, s):.3f})")
+    _draw_series(ax, curves or {}, _pr_points, _ap_text, zorder=3, lw=1.6)
     _unit_square(ax, "recall R", "precision P")
     _legend_below(ax)
     return _finish(ax, title)
@@ -395,11 +414,12 @@ def plot_prg_curves(curves: Mapping[str, tuple[Any, Any]], *, ax=None,
     if ax is None:
         _, ax = new_axes()
     ax.axhline(0, color=COLORS["grid"], lw=1, zorder=1)
-    for k, (name, (y, s)) in enumerate(curves.items()):
+    def points(y: Any, s: Any) -> tuple[Any, Any]:
         c = precision_recall_gain_curve(y, s)
-        ax.plot(c.recall_gain, c.precision_gain, color=_SERIES[k % len(_SERIES)],
-                lw=1.8, marker="o", ms=2.5, zorder=2 + k,
-                label=f"{name} (AUPRG {prg_auc(y, s):.3f})")
+        return c.recall_gain, c.precision_gain
+
+    _draw_series(ax, curves, points, lambda y, s: f"AUPRG {prg_auc(y, s):.3f}", lw=1.8,
+                 marker="o", ms=2.5)
     _unit_square(ax, "recall gain", "precision gain")
     ax.set_ylim(-0.25, 1.02)
     ax.set_aspect("auto")
