@@ -2,11 +2,14 @@
 
 The instructor keeps one secret per class (any string; ``secrets.token_hex(16)`` makes a
 good one). A student's seed is ``HMAC-SHA256(secret, student)``, shown as 32 hex digits
-and recorded in the student's copy; an exercise's seed is derived from the student's seed
+and never written anywhere; an exercise's seed is derived from the student's seed
 and the exercise id, so that the exercises of one copy are independent. Without the
-secret nobody can compute another student's seed; with the copy in hand, the grader
-recomputes the seed from the secret and the name on the submitted file, so a copy made for
-somebody else is graded on the submitter's own variant.
+secret nobody can compute a student's seed, and a copy does not hold it: it holds the
+variant's data (the numbers in its questions) and an identifier (:func:`copy_id`, another
+HMAC of the name under the secret, from which the seed cannot be computed). The grader
+derives the seed from the secret and the name on the submitted file, so a copy made for
+somebody else is graded on the submitter's own variant, and its identifier shows whose
+copy it was.
 
 >>> s = student_seed("class secret", "Alice")
 >>> s == student_seed("class secret", "  alice ") and len(s)
@@ -15,6 +18,8 @@ somebody else is graded on the submitter's own variant.
 True
 >>> student_seed("class secret", "bob") != s
 True
+>>> copy_id("class secret", "Alice") == copy_id("class secret", "alice"), len(copy_id("class secret", "alice"))
+(True, 16)
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ import hashlib
 import hmac
 import unicodedata
 
-__all__ = ["exercise_seed", "normalize_student", "student_seed"]
+__all__ = ["copy_id", "exercise_seed", "normalize_student", "student_seed"]
 
 
 def normalize_student(name: str) -> str:
@@ -56,3 +61,18 @@ def exercise_seed(seed: str, exercise_id: str) -> int:
         raise ValueError(f"a student seed is 32 lowercase hex digits, got {seed!r}")
     digest = hashlib.sha256(f"{seed}:{exercise_id}".encode()).digest()
     return int.from_bytes(digest[:8], "big") >> 1
+
+
+def copy_id(secret: str, student: str) -> str:
+    """16 hex digits that name a student's copy: HMAC-SHA256 of ``"copy:" + name``.
+
+    Recorded in the copy's metadata; the grader recomputes it for the submitter's name to
+    see whether a copy was made for somebody else. It is a different HMAC from
+    :func:`student_seed`'s, so the seed (and with the public key the variant's answers)
+    cannot be derived from it.
+    """
+    if not isinstance(secret, str) or len(secret) < 8:
+        raise ValueError("the class secret must be a string of at least 8 characters")
+    message = "copy:" + normalize_student(student)
+    return hmac.new(secret.encode("utf-8"), message.encode("utf-8"),
+                    hashlib.sha256).hexdigest()[:16]
