@@ -160,6 +160,29 @@ def _set_process_limit(count: int) -> None:
         resource.setrlimit(resource.RLIMIT_NPROC, (limit, limit))
 
 
+def _set_file_limits(megabytes: int) -> None:
+    """No core dumps; no file larger than the scratch folder (``RLIMIT_FSIZE``)."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    if megabytes > 0:
+        limit = megabytes * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+
+def _copy_font_cache() -> None:
+    """matplotlib's font list, built once per batch, into the kernel's fresh home."""
+    import os
+    import shutil
+
+    source, target = os.environ.get("COURSE_LIB_MPL_CACHE"), os.environ.get("MPLCONFIGDIR")
+    if source and target and os.path.isdir(source) and not os.path.exists(target):
+        try:
+            shutil.copytree(source, target)
+        except OSError:
+            pass
+
+
 def _pop_int(args: list[str], option: str) -> int:
     if option not in args:
         return 0
@@ -173,11 +196,14 @@ def launch(argv: list[str] | None = None) -> None:
     """Start an IPython kernel with an address-space and a process limit.
 
     Usage: ``python -m course_lib.exercises._kernel [--memory-mb M] [--max-procs P]
-    -f CONNECTION_FILE``; every other argument goes to ipykernel. ``0`` means no limit.
+    [--max-file-mb F] -f CONNECTION_FILE``; every other argument goes to ipykernel.
+    ``0`` means no limit. Core dumps are off.
     """
     args = list(sys.argv[1:] if argv is None else argv)
     _set_memory_limit(_pop_int(args, "--memory-mb"))
     _set_process_limit(_pop_int(args, "--max-procs"))
+    _set_file_limits(_pop_int(args, "--max-file-mb"))
+    _copy_font_cache()
     from ipykernel.kernelapp import launch_new_instance
 
     launch_new_instance(argv=[
