@@ -10,14 +10,18 @@ marker on the ROC, PR, gain (and KS, profit) charts, and the confusion matrix.
 Division of labour
 ------------------
 Every number shown is computed here, in Python, and shipped as a JSON payload inside the
-HTML. The JavaScript (``book/_static/threshold-explorer.js``) only picks the row of the
+HTML. The JavaScript (``course_lib/_static/threshold-explorer.js``) only picks the row of the
 chosen threshold, formats its numbers and moves the markers; no metric is computed twice.
 
 Where it renders
 ----------------
+* The module and its style sheet are files of this package (``course_lib/_static``,
+  package data): an installed ``course_lib`` has them, with or without the book's
+  repository (a student install, the grader's sandbox). The book serves the same files
+  (``html_static_path`` and ``html_js_files`` in ``_config.yml``): there is one copy.
 * In the built book the module is loaded once for the whole book from the book's static
-  files (``html_js_files`` in ``_config.yml``); the book's ``threshold_explorer``
-  extension removes the inline copy of the module from every output (see below).
+  files; the book's ``threshold_explorer`` extension removes the inline copy of the
+  module from every output (see below).
 * In JupyterLab, where the book's files are absent, each output also carries the module
   inline, wrapped in ``if (!window.ThresholdExplorer)``, so the first output defines it
   and the others reuse it. The copy is the same text every time: the stored output is
@@ -55,8 +59,8 @@ from .plotting._style import COLORS
 
 __all__ = ["ThresholdExplorer", "threshold_explorer", "MODULE_PATH", "STYLE_PATH"]
 
-#: The JavaScript module and its style sheet, as the book serves them.
-MODULE_PATH = Path(__file__).resolve().parents[1] / "book" / "_static" / "threshold-explorer.js"
+#: The JavaScript module and its style sheet: package data, which the book serves too.
+MODULE_PATH = Path(__file__).resolve().parent / "_static" / "threshold-explorer.js"
 STYLE_PATH = MODULE_PATH.with_name("threshold-explorer.css")
 
 CURVES = ("roc", "pr", "gain", "ks", "profit")
