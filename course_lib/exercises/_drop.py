@@ -44,6 +44,7 @@ def drop(uid: int) -> None:
     os.setgroups([])
     os.setresgid(uid, uid, uid)
     os.setresuid(uid, uid, uid)
+    _clear_capabilities(libc)
     if os.getresuid() != (uid, uid, uid) or os.getgroups():
         raise SystemExit("sandbox: the uid was not dropped")
     with open("/proc/self/status", encoding="ascii") as fh:
@@ -51,6 +52,22 @@ def drop(uid: int) -> None:
     for key in ("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"):
         if int(status[key].strip(), 16) != 0:
             raise SystemExit(f"sandbox: {key} is not empty after the drop")
+
+
+def _clear_capabilities(libc: ctypes.CDLL) -> None:
+    """capset(2) with every set empty: also the inheritable set, which setuid keeps."""
+
+    class Header(ctypes.Structure):
+        _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+    class Data(ctypes.Structure):
+        _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32),
+                    ("inheritable", ctypes.c_uint32)]
+
+    header = Header(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3: two Data structs
+    data = (Data * 2)()
+    if libc.capset(ctypes.byref(header), ctypes.byref(data)) != 0:
+        raise SystemExit(f"sandbox: capset failed (errno {ctypes.get_errno()})")
 
 
 def main(argv: list[str]) -> None:

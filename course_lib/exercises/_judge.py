@@ -171,7 +171,7 @@ class _Judge:
         self.kill()
         try:
             await asyncio.wait_for(self.proc.wait(), timeout=10)
-        except (asyncio.TimeoutError, ProcessLookupError):
+        except (TimeoutError, ProcessLookupError):
             pass
 
 
@@ -209,7 +209,7 @@ class JudgePool:
                     judge = await self._fresh()
                 try:
                     verdicts.append(await judge.ask(request, self.seconds))
-                except (asyncio.TimeoutError, EOFError, ValueError, OSError):
+                except (TimeoutError, EOFError, ValueError, OSError):
                     await judge.close()
                     self._all.remove(judge)
                     judge = None

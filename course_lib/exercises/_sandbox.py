@@ -245,6 +245,56 @@ def _masks(protect: Sequence[Path], system: Sequence[str]) -> tuple[list[str], l
     return early, late
 
 
+_MOUNTS = {"--ro-bind": 2, "--bind": 2, "--tmpfs": 1, "--dir": 1, "--proc": 1, "--dev": 1,
+           "--symlink": 2}
+
+
+def _with_parents(args: Sequence[str]) -> list[str]:
+    """``args`` with ``--perms 0755 --dir P`` before each mount whose parent folders P
+    the sandbox's root lacks: bwrap run as root makes them mode 0700, which the
+    kernel's unprivileged uid could not walk through."""
+    out: list[str] = []
+    mounted: list[str] = []  # bound folders so far: below one, folders exist
+    made: set[str] = {"/"}
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        n = _MOUNTS.get(arg)
+        if n is None:
+            step = 2 if arg in ("--size", "--perms", "--setenv", "--remount-ro", "--chdir",
+                                "--hostname", "--cap-add", "--cap-drop", "--chmod") else 1
+            if arg in ("--setenv", "--chmod"):
+                step = 3
+            out += args[i:i + step]
+            i += step
+            continue
+        dest = args[i + n]
+        lead: list[str] = []
+        for parent in reversed(Path(dest).parents):
+            p = str(parent)
+            if p in made:
+                continue
+            if any(p == m or Path(m) in parent.parents for m in mounted):
+                continue  # inside a bound folder: the folder is the host's own
+            lead += ["--perms", "0755", "--dir", p]
+            made.add(p)
+        # a --size or --perms just before this mount belongs to it, not to the --dir
+        if out and out[-2:-1] and out[-2] in ("--size", "--perms"):
+            held = out[-2:]
+            del out[-2:]
+            out += lead + held
+        else:
+            out += lead
+        out += args[i:i + n + 1]
+        if arg in ("--ro-bind", "--bind", "--proc", "--dev"):
+            mounted.append(dest)
+        if arg != "--dir":
+            made = {m for m in made if Path(dest) not in Path(m).parents}
+        made.add(dest)
+        i += n + 1
+    return out
+
+
 def _remounts(masks: Sequence[str]) -> list[str]:
     return [arg for i, a in enumerate(masks) if a == "--tmpfs"
             for arg in ("--remount-ro", masks[i + 1])]
@@ -444,9 +494,8 @@ class NotebookSandbox:
                  "--dev", "/dev", "--remount-ro", "/dev",
                  "--size", str(self.scratch_mb * 1024 * 1024), "--tmpfs", INSIDE_SCRATCH,
                  "--size", str(TMP_MB * 1024 * 1024), "--tmpfs", "/tmp"]
-        if self.uid is None:
-            for sub in ("notebooks", "home", "tmp"):
-                args += ["--dir", f"{INSIDE_SCRATCH}/{sub}"]
+        for sub in ("notebooks", "home", "tmp"):  # a root grader's: chowned by _drop.py
+            args += ["--dir", f"{INSIDE_SCRATCH}/{sub}"]
         # after /tmp: an interpreter or venv that lives under /tmp (a clone there, as
         # CI may make) is bound on top of the sandbox's own /tmp, never hidden by it
         args += _python_binds(key_mask(self.root))
@@ -462,33 +511,42 @@ class NotebookSandbox:
         args += ["--remount-ro", "/", "--chdir", f"{INSIDE_SCRATCH}/notebooks", "--"]
         if self.uid is not None:
             inner = [sys.executable, "-I", "-S", INSIDE_DROP, str(self.uid), "--", *inner]
-        return args + list(inner)
+        return _with_parents(args) + list(inner)
 
     def readable(self, paths: Sequence[Path] | None = None) -> list[str]:
-        """The paths of ``paths`` (default: the protected ones) a kernel could read.
+        """Which of ``paths`` (default: the protected ones) a kernel could read.
 
-        Runs a probe in this sandbox, as the kernel's uid: for each path it tries to
-        list the folder or read the file. An empty list is the only good answer.
+        A probe runs in this sandbox as the kernel's uid and tries to open files of each
+        path (the file itself; a few regular files of a folder, found on the host). An
+        empty list is the only good answer.
         """
         paths = self.protect if paths is None else list(paths)
         if self.mode == "none" or not paths:
             return []
-        probe = ("import os, sys\n"
+        samples: list[str] = []
+        owner: dict[str, str] = {}
+        for path in paths:
+            for sample in _sample_files(Path(path)):
+                samples.append(sample)
+                owner[sample] = str(path)
+        probe = ("import sys\n"
                  "for p in sys.argv[1:]:\n"
                  "    try:\n"
-                 "        if os.path.isdir(p):\n"
-                 "            if os.listdir(p): print(p)\n"
-                 "        else:\n"
-                 "            open(p, 'rb').read(1); print(p)\n"
+                 "        open(p, 'rb').read(1); print(p)\n"
                  "    except OSError:\n"
                  "        pass\n")
-        cmd = self.argv([sys.executable, "-I", "-S", "-c", probe, *map(str, paths)])
+        cmd = self.argv([sys.executable, "-I", "-S", "-c", probe, *samples])
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120,
                               cwd=str(self.host_cwd))
         if proc.returncode != 0:
             raise SandboxUnavailable("the sandbox's self-test did not run: "
                                      + (proc.stderr.strip()[-300:] or str(proc.returncode)))
-        return proc.stdout.split()
+        seen = []
+        for line in proc.stdout.splitlines():
+            where = owner.get(line.strip())
+            if where is not None and where not in seen:
+                seen.append(where)
+        return seen
 
     def processes(self, pid: int | None) -> list[Any]:
         """The live processes of this notebook (see :func:`notebook_processes`)."""
@@ -509,6 +567,25 @@ class NotebookSandbox:
         shutil.rmtree(self.ipc, ignore_errors=True)
         if self.scratch is not None:
             shutil.rmtree(self.scratch, ignore_errors=True)
+
+
+def _sample_files(path: Path, count: int = 6) -> list[str]:
+    """The file itself, or a few regular files of a folder (its own first, then below)."""
+    if path.is_file():
+        return [str(path)]
+    found: list[str] = []
+    try:
+        for dirpath, dirnames, filenames in os.walk(path):
+            dirnames[:] = sorted(d for d in dirnames if d not in (".venv", "venv", ".git"))
+            for name in sorted(filenames):
+                full = os.path.join(dirpath, name)
+                if os.path.isfile(full) and not os.path.islink(full):
+                    found.append(full)
+                    if len(found) >= count:
+                        return found
+    except OSError:
+        pass
+    return found
 
 
 def notebook_processes(pid: int | None, uid: int | None) -> list[Any]:

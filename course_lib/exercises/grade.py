@@ -37,7 +37,20 @@ without ``.ipynb``, :func:`student_name`), ``exercise``, ``points``, ``max_point
 ``invalid_notebook``  a ``.ipynb`` file that is not a readable notebook
 ``not_a_notebook``    a file of the folder that is not a ``.ipynb`` (``bob.pdf``)
 ``name_clash``        two notebooks whose names differ only in case: neither is graded
-``wrong_chapter``     the notebook belongs to another chapter (or to none that has exercises)
+``wrong_chapter``     the notebook belongs to another chapter than the batch (by its exercise
+                      cells, else its metadata or file name), or to none that has exercises
+``invalid_answer``    the answer could not be judged within the judge's time and memory
+                      limits (an expression built to stall the grader): not accepted
+``other_student``     the copy was made for another student (its recorded id, or the
+                      numbers of its questions, are not the submitter's): judged on the
+                      submitter's own numbers, flagged for the instructor
+
+A batch is one assignment: the chapter given by ``--chapter``, else the chapter most
+submissions belong to (stated in the summary). Each notebook runs under a per-cell time
+limit (``--timeout``) and a per-notebook one (``--notebook-timeout``): past it, no
+further cell runs, the answers already given are read and judged, and the missing ones
+get ``timeout``. Answers are judged in separate judge processes
+(:mod:`course_lib.exercises._judge`), each answer within a time and memory limit.
 
 Rows reach the gradebook as each notebook finishes: the file is rewritten atomically
 (a temporary file, then ``os.replace``), so a crash keeps every notebook graded so far,
@@ -77,13 +90,12 @@ from course_lib.exercises import (
     CALL_TIME_LIMIT,
     AnswerKeyMissing,
     Exercise,
-    Feedback,
     _exports,
+    _judge,
     _sandbox,
-    decode_answer,
 )
 from course_lib.exercises._kernel import RESULT_MIME, extraction_code
-from course_lib.exercises.seeds import exercise_seed, student_seed
+from course_lib.exercises.seeds import copy_id, exercise_seed, student_seed
 
 __all__ = [
     "STATUSES",
@@ -103,7 +115,7 @@ __all__ = [
 
 STATUSES = ("graded", "missing", "error", "timeout", "kernel_died", "memory",
             "output_limit", "invalid_notebook", "not_a_notebook", "name_clash",
-            "wrong_chapter")
+            "wrong_chapter", "invalid_answer", "other_student")
 COLUMNS = ("student", "exercise", "points", "max_points", "feedback", "status")
 KERNEL_NAME = "course-lib-grader"
 #: Seconds a function answer may spend on one hidden case (the notebooks' limit).
@@ -115,6 +127,12 @@ CELL_OUTPUT_MB = 1.0
 NOTEBOOK_OUTPUT_MB = 5.0
 #: Default number of processes and threads a kernel may start (RLIMIT_NPROC).
 MAX_PROCS = 256
+#: Default wall-time limit of a whole notebook, in seconds.
+NOTEBOOK_TIMEOUT = 600.0
+#: Seconds between two looks of the watchdog at a notebook's processes.
+WATCH_EVERY = 0.2
+#: Bytes of files a kernel may leave in its ipc folder (it needs none: sockets only).
+IPC_BYTES = 1024 * 1024
 #: The largest message the grader accepts from a kernel; a larger one is dropped by ZMQ
 #: before it is read, so no notebook makes the grader hold more than a few of these.
 MAX_MESSAGE_BYTES = 16 * 1024 * 1024
@@ -233,6 +251,51 @@ def notebook_chapter(nb: Any, name: str = "") -> int | None:
     return int(match.group(1)) if match else None
 
 
+_LABEL = re.compile(r":label:\s*(\S+)")
+_SOLUTION = re.compile(r"\{solution-start\}\s+(\S+)")
+
+
+def _cell_text(cell: Any) -> str:
+    src = cell.get("source", "") if isinstance(cell, dict) else ""
+    return "".join(src) if isinstance(src, list) else str(src)
+
+
+def content_chapter(nb: Any) -> int | None:
+    """The chapter the notebook's exercise cells belong to (by majority), else None.
+
+    The exercises are found by their ids: the ``:label:`` of an ``{exercise}`` cell, a
+    ``{solution-start}``, the ``exercise`` of a cell's metadata, or a ``check("id", ...)``
+    call. Whatever a copy's metadata says, these decide which assignment it answers.
+    """
+    cells = nb.get("cells", []) if isinstance(nb, dict) else []
+    ids: list[str] = []
+    for cell in cells if isinstance(cells, list) else []:
+        if not isinstance(cell, dict):
+            continue
+        text = _cell_text(cell)
+        ids += _LABEL.findall(text) + _SOLUTION.findall(text)
+        ids += re.findall(r"check\(\s*[\"']([\w.-]+)[\"']", text)
+        meta = cell.get("metadata", {})
+        if isinstance(meta, dict) and isinstance(meta.get("exercise"), str):
+            ids.append(meta["exercise"])
+    counts: dict[int, int] = {}
+    for exercise_id in ids:
+        try:
+            chapter = _registry.get(exercise_id).chapter
+        except (KeyError, ValueError):
+            continue
+        counts[chapter] = counts.get(chapter, 0) + 1
+    if not counts:
+        return None
+    return max(counts, key=lambda c: (counts[c], -c))
+
+
+def submission_chapter(nb: Any, name: str = "") -> int | None:
+    """The chapter a submission answers: its exercise cells', else its metadata's or name's."""
+    found = content_chapter(nb)
+    return found if found is not None else notebook_chapter(nb, name)
+
+
 def _exercises(chapter: int | None) -> list[Exercise]:
     """The chapter's exercises; none for an unknown or out-of-range chapter."""
     if chapter is None:
@@ -264,6 +327,16 @@ def judging_exercises(nb: Any, student: str, chapter: int,
     return [ex.variant(exercise_seed(seed, ex.id)) for ex in exercises]
 
 
+def exercise_seeds(student: str, chapter: int, secret: str | None) -> dict[str, int | None]:
+    """The variant seed of each exercise of ``chapter`` for ``student`` (None: the book's)."""
+    exercises = _exercises(chapter)
+    if secret is None:
+        return {ex.id: None for ex in exercises}
+    seed = student_seed(secret, student)
+    return {ex.id: (exercise_seed(seed, ex.id) if ex.variants is not None else None)
+            for ex in exercises}
+
+
 def recorded_variant(nb: Any) -> dict | None:
     """The ``metadata.course.variant`` a per-student copy records, else None."""
     meta = nb.get("metadata", {}) if isinstance(nb, dict) else {}
@@ -272,20 +345,57 @@ def recorded_variant(nb: Any) -> dict | None:
     return dict(variant) if isinstance(variant, dict) else None
 
 
-def variant_note(nb: Any, student: str, secret: str | None) -> str:
-    """A note for the feedback when a copy was made for another student (or none)."""
+def _words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def foreign_questions(nb: Any, exercises: Sequence[Exercise]) -> list[str]:
+    """Ids of the exercises with variants whose question in ``nb`` is not the one of
+    ``exercises`` (the submitter's variants): the numbers were made for someone else."""
+    wanted = {ex.id: _words(ex.question) for ex in exercises if ex.variants is not None}
+    found = []
+    for cell in nb.get("cells", []) if isinstance(nb, dict) else []:
+        if not isinstance(cell, dict) or cell.get("cell_type") != "markdown":
+            continue
+        text = _cell_text(cell)
+        if "{exercise}" not in text:
+            continue
+        label = _LABEL.search(text)
+        if label is None or label.group(1) not in wanted:
+            continue
+        body = text[label.end():]
+        fence = re.search(r"^\s*(?:`{3,}|:{3,})\s*$", body, re.M)
+        body = body[:fence.start()] if fence else body
+        if wanted[label.group(1)] not in _words(body) and label.group(1) not in found:
+            found.append(label.group(1))
+    return found
+
+
+def variant_note(nb: Any, student: str, secret: str | None,
+                 exercises: Sequence[Exercise] = ()) -> str:
+    """Why a copy looks made for another student (its recorded id, or the numbers of its
+    questions), or "" when it is the submitter's own (or there are no variants)."""
+    if secret is None:
+        return ""
     recorded = recorded_variant(nb)
-    if secret is None or recorded is None:
-        return ""
-    if recorded.get("seed") == student_seed(secret, student):
-        return ""
-    owner = str(recorded.get("student", "?"))[:80]
-    return (f"[This copy was made for {owner!r}, not for {student!r}: it is graded on "
-            f"{student!r}'s own numbers.] ")
+    if recorded is not None:
+        own = copy_id(secret, student)
+        mine = recorded.get("id") == own or recorded.get("seed") == student_seed(secret, student)
+        if not mine:
+            owner = _exports.terminal_safe(str(recorded.get("student", "?"))[:80]) \
+                if hasattr(_exports, "terminal_safe") else str(recorded.get("student", "?"))[:80]
+            return (f"[This copy was made for {owner!r}, not for {student!r}: it is graded "
+                    f"on {student!r}'s own numbers.] ")
+    foreign = foreign_questions(nb, exercises)
+    if foreign:
+        return (f"[The questions of {', '.join(foreign[:5])} do not show {student!r}'s "
+                f"numbers: this copy was made for somebody else (or is the book's); it is "
+                f"graded on {student!r}'s own numbers.] ")
+    return ""
 
 
 # --------------------------------------------------------------------------- kernel
-def _kernel_manager(argv: list[str]) -> Any:
+def _kernel_manager(argv: list[str], uid: int | None = None) -> Any:
     """An AsyncKernelManager whose kernel is ``argv``, with bounded ZMQ messages.
 
     The kernel is interrupted by a message (the kernel then signals itself): a signal
@@ -309,6 +419,11 @@ def _kernel_manager(argv: list[str]) -> Any:
 
     class _Manager(AsyncKernelManager):
         grader_context: Any = None
+
+        def write_connection_file(self, **kwargs: Any) -> None:
+            super().write_connection_file(**kwargs)
+            if uid is not None:  # the kernel's own uid (a root grader's) must read it
+                os.chown(self.connection_file, uid, uid)
 
         def client(self, **kwargs: Any) -> Any:
             kwargs.setdefault("context", context)
@@ -341,6 +456,8 @@ class _Run:
     errors: list[str] = dataclasses.field(default_factory=list)  # exception names
     cells_timed_out: int = 0
     cells_output_limited: int = 0
+    over_notebook_time: bool = False  # the per-notebook limit stopped the cells
+    watchdog: str = ""  # why the watchdog stopped the notebook ("memory", "disk")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -350,17 +467,22 @@ class _Limits:
     max_procs: int
     cell_output: int  # characters
     notebook_output: int
+    notebook_timeout: float = NOTEBOOK_TIMEOUT
+    scratch_mb: int = _sandbox.SCRATCH_MB
 
 
 def _process_cap(extra: int) -> int:
     """RLIMIT_NPROC for a kernel that may start ``extra`` processes and threads.
 
-    Linux counts every task of the user (all of them on kernels before 5.14, or without a
-    user namespace), so the cap is ``extra`` above what the grading account runs now;
-    root is exempt (0: no cap set).
+    A root grader gives each kernel a uid of its own (:func:`_sandbox.sandbox_uid`), so
+    the cap is exactly ``extra``. Otherwise Linux counts every task of the user (all of
+    them on kernels before 5.14, or without a user namespace), so the cap is ``extra``
+    above what the grading account runs now.
     """
-    if extra <= 0 or os.geteuid() == 0:
+    if extra <= 0:
         return 0
+    if os.geteuid() == 0:
+        return extra
     import psutil
 
     uid, tasks = os.getuid(), 0
@@ -464,31 +586,44 @@ async def _execute(nb: Any, exercises: Sequence[Exercise], cases: dict[str, list
                               "cases": cases.get(ex.id, [])} for ex in exercises]}
     inner = [sys.executable, "-s", "-m", "course_lib.exercises._kernel",
              "--memory-mb", str(int(limits.memory_mb)),
-             "--max-procs", str(_process_cap(limits.max_procs)), "-f", "{connection_file}"]
-    km = _kernel_manager(box.argv(inner))
+             "--max-procs", str(_process_cap(limits.max_procs)),
+             "--max-file-mb", str(limits.scratch_mb), "-f", "{connection_file}"]
+    km = _kernel_manager(box.argv(inner), box.uid)
     km.transport = "ipc"
     km.ip = box.ip
     km.connection_file = str(box.connection_file)
     client = _make_client(nb, km, limits, box.host_cwd)
+    watch: asyncio.Future | None = None
     try:
         await client.async_start_new_kernel(cwd=str(box.host_cwd), env=box.env(),
                                             stdout=asyncio.subprocess.DEVNULL,
                                             stderr=asyncio.subprocess.DEVNULL)
         await client.async_start_new_kernel_client()
+        watch = asyncio.ensure_future(_watchdog(km, box, limits, run))
     except Exception as exc:  # noqa: BLE001 - a kernel that cannot start
         run.died = True
         run.notes.append(f"the kernel did not start ({type(exc).__name__}: {exc})")
-        await _shutdown(client, km)
+        await _shutdown(client, km, box)
         return run
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + limits.notebook_timeout
     try:
         count = 0
         for index, cell in enumerate(nb.cells):
             if cell.get("cell_type") != "code":
                 continue
+            left = deadline - loop.time()
+            if left <= 0:
+                run.over_notebook_time = True
+                run.notes.append(f"the notebook's {limits.notebook_timeout:g} s limit was "
+                                 f"reached before cell {index + 1}: no further cell ran")
+                break
             count += 1
             before = len(client.timeouts)
             client.cell_output, client.over_cap = 0, False
-            outcome = await _run_cell(client, cell, index, limits.timeout + GRACE, count)
+            cell_limit = min(limits.timeout, left)
+            client.timeout = int(max(1, math.ceil(cell_limit)))
+            outcome = await _run_cell(client, cell, index, cell_limit + GRACE, count)
             if outcome == "died":
                 run.died = True
                 run.notes.append(f"cell {index + 1}: the kernel died")
@@ -509,7 +644,7 @@ async def _execute(nb: Any, exercises: Sequence[Exercise], cases: dict[str, list
                                  "the cell interrupted")
             elif len(client.timeouts) > before:
                 run.cells_timed_out += 1
-                run.notes.append(f"cell {index + 1}: interrupted after {limits.timeout:g} s")
+                run.notes.append(f"cell {index + 1}: interrupted after {cell_limit:g} s")
             else:
                 for name in _cell_errors(cell):
                     run.errors.append(name)
@@ -534,13 +669,47 @@ async def _execute(nb: Any, exercises: Sequence[Exercise], cases: dict[str, list
         run.died = True
         run.notes.append(f"execution failed ({type(exc).__name__}: {exc})")
     finally:
-        if run.died:
+        if watch is not None:
+            watch.cancel()
+        if run.watchdog:
+            run.killed = run.died = True
+        elif run.died:
             exit_code = await _exit_code(km)
             if exit_code is not None and exit_code < 0 and -exit_code in (9,):
                 run.killed = True
                 run.notes.append("the kernel was killed (signal 9), most likely out of memory")
-        await _shutdown(client, km)
+        await _shutdown(client, km, box)
     return run
+
+
+def _launcher_pid(km: Any) -> int | None:
+    try:
+        return int(km.provisioner.process.pid)
+    except Exception:  # noqa: BLE001 - no kernel (yet)
+        return None
+
+
+async def _watchdog(km: Any, box: _sandbox.NotebookSandbox, limits: _Limits,
+                    run: _Run) -> None:
+    """Stop the notebook when all its processes together pass the memory limit, or its
+    ipc folder (the one host folder it can write) holds files."""
+    pid = _launcher_pid(km)
+    cap = limits.memory_mb * _MB
+    while True:
+        await asyncio.sleep(WATCH_EVERY)
+        procs = box.processes(pid)
+        why = ""
+        if cap and _sandbox.notebook_memory(procs) > cap:
+            why = "memory"
+            run.notes.append(f"all processes of the notebook together held more than "
+                             f"{limits.memory_mb} MB: every one was stopped")
+        elif box.ipc_bytes() > IPC_BYTES:
+            why = "disk"
+            run.notes.append("the notebook wrote files outside its scratch folder: stopped")
+        if why:
+            run.watchdog = why
+            _kill(box.processes(pid))
+            return
 
 
 async def _run_cell(client: Any, cell: Any, index: int, deadline: float,
@@ -606,7 +775,8 @@ def _kill(family: Sequence[Any]) -> None:
             pass
 
 
-async def _shutdown(client: Any, km: Any) -> None:
+async def _shutdown(client: Any, km: Any, box: _sandbox.NotebookSandbox | None = None
+                    ) -> None:
     try:
         if client.kc is not None:
             client.kc.stop_channels()
@@ -614,9 +784,11 @@ async def _shutdown(client: Any, km: Any) -> None:
         pass
     # In the sandbox the PID namespace takes every process with the kernel; without it,
     # the descendants still attached are listed before the kernel dies and killed after.
+    # A root grader's kernel has a uid of its own: every process of that uid is killed.
     family = []
     try:
-        family = _family(getattr(getattr(km.provisioner, "process", None), "pid", None))
+        pid = _launcher_pid(km)
+        family = box.processes(pid) if box is not None else _family(pid)
     except Exception:  # noqa: BLE001
         pass
     try:
@@ -628,6 +800,13 @@ async def _shutdown(client: Any, km: Any) -> None:
         except Exception:  # noqa: BLE001
             pass
     _kill(family)
+    if box is not None and box.uid is not None:
+        for _ in range(50):  # a fork racing the kill: look again until none is left
+            left = box.processes(None)
+            if not left:
+                break
+            _kill(left)
+            await asyncio.sleep(0.02)
     try:
         km.grader_context.destroy(linger=0)
     except Exception:  # noqa: BLE001
@@ -661,46 +840,6 @@ def _parse_result(cell: Any, marker: str, run: _Run) -> dict | None:
 
 
 # --------------------------------------------------------------------------- judging
-def _judge(ex: Exercise, state: Any, cases: list) -> tuple[Feedback | None, str]:
-    """Judge one reported answer in this process: (feedback, '') or (None, reason)."""
-    if not isinstance(state, dict):
-        return None, "the answer could not be read"
-    kind = state.get("state")
-    try:
-        if kind == "value":
-            encoded = state.get("value")
-            if not isinstance(encoded, dict):
-                return None, "the answer could not be read"
-            value = decode_answer(encoded)
-            if value is Ellipsis:
-                return None, "not answered (the stub ... is still there)"
-            return ex.check(value), ""
-        if kind == "outputs":
-            outputs = state.get("outputs")
-            if not isinstance(outputs, list) or len(outputs) != len(cases):
-                return None, "the function's outputs could not be read"
-            return ex.check_outputs(cases, [_clean_output(o) for o in outputs]), ""
-        if kind == "error":
-            return None, f"reading the answer failed: {str(state.get('message', ''))[:200]}"
-    except Exception as exc:  # noqa: BLE001 - a malformed report is a wrong answer
-        return None, f"the answer could not be read ({type(exc).__name__})"
-    return None, "variable not defined"
-
-
-def _clean_output(output: Any) -> Any:
-    """An output as :meth:`Exercise.check_outputs` expects it; anything odd is an error."""
-    if isinstance(output, dict):
-        if output.get("__timeout__") is True:
-            return {"__timeout__": True}
-        if output.get("__skipped__") is True:
-            return {"__skipped__": True}
-        if "__error__" in output:
-            return {"__error__": str(output["__error__"])[:500]}
-        if isinstance(output.get("type"), str):
-            return decode_answer(output)
-    return {"__error__": "an output the grader could not read"}
-
-
 def _rows_for_failure(student: str, exercises: Sequence[Exercise], status: str,
                       reason: str) -> list[GradeRow]:
     if not exercises:
@@ -711,7 +850,7 @@ def _rows_for_failure(student: str, exercises: Sequence[Exercise], status: str,
 def _missing_status(run: _Run) -> str:
     if run.killed or "MemoryError" in run.errors:
         return "memory"
-    if run.timed_out or run.cells_timed_out:
+    if run.timed_out or run.cells_timed_out or run.over_notebook_time:
         return "timeout"
     if run.cells_output_limited:
         return "output_limit"
@@ -720,8 +859,20 @@ def _missing_status(run: _Run) -> str:
     return "missing"
 
 
+def _verdicts_here(exercises: Sequence[Exercise], cases: dict[str, list],
+                   result: dict) -> dict[str, _judge.Verdict]:
+    """Verdicts judged in this process (the unit tests'; a batch uses judge processes)."""
+    verdicts = {}
+    for ex in exercises:
+        feedback, reason = _judge.judge_state(ex, result.get(ex.id), cases.get(ex.id, []))
+        verdicts[ex.id] = ({"reason": reason} if feedback is None else
+                           {"points": float(feedback.points), "message": feedback.message})
+    return verdicts
+
+
 def _rows_for_run(student: str, exercises: Sequence[Exercise], cases: dict[str, list],
-                  run: _Run) -> list[GradeRow]:
+                  run: _Run, verdicts: dict[str, _judge.Verdict] | None = None
+                  ) -> list[GradeRow]:
     notes = "; ".join(run.notes)
     if run.result is None:
         status = "kernel_died" if run.died and not run.killed else _missing_status(run)
@@ -729,14 +880,19 @@ def _rows_for_run(student: str, exercises: Sequence[Exercise], cases: dict[str, 
             status = "memory"
         return _rows_for_failure(student, exercises, status,
                                  notes or "the answers could not be read")
+    if verdicts is None:
+        verdicts = _verdicts_here(exercises, cases, run.result)
     rows = []
     for ex in exercises:
-        feedback, reason = _judge(ex, run.result.get(ex.id), cases.get(ex.id, []))
-        if feedback is not None:
-            text = feedback.message
-            rows.append(GradeRow(student, ex.id, float(feedback.points), int(ex.points),
-                                 text, "graded"))
+        verdict = verdicts.get(ex.id, {"reason": "not judged"})
+        if "points" in verdict:
+            rows.append(GradeRow(student, ex.id, float(verdict["points"]), int(ex.points),
+                                 str(verdict.get("message", "")), "graded"))
+        elif verdict.get("invalid"):
+            rows.append(GradeRow(student, ex.id, 0.0, int(ex.points),
+                                 str(verdict.get("reason", "")), "invalid_answer"))
         else:
+            reason = str(verdict.get("reason", ""))
             status = _missing_status(run)
             text = reason + (f" ({notes})" if notes and status != "missing" else "")
             rows.append(GradeRow(student, ex.id, 0.0, int(ex.points), text, status))
@@ -756,6 +912,15 @@ class _Batch:
     lib: Path
     data: Path | None
     secret: str | None = None
+    protect: tuple[Path, ...] = ()
+    pool: Any = None  # the batch's _judge.JudgePool
+
+
+def _read_notebook(path: Path) -> Any:
+    nb = nbformat.reads(path.read_text(encoding="utf-8"), as_version=4)
+    if not isinstance(nb.get("cells"), list):
+        raise ValueError("no cells")
+    return nb
 
 
 async def _grade_one(sub: Submission, batch: _Batch) -> tuple[list[GradeRow], int | None]:
@@ -764,19 +929,18 @@ async def _grade_one(sub: Submission, batch: _Batch) -> tuple[list[GradeRow], in
     if sub.problem is not None:
         return [GradeRow(student, "", 0.0, 0, sub.note, sub.problem)], None
     try:
-        nb = nbformat.reads(sub.path.read_text(encoding="utf-8"), as_version=4)
-        if not isinstance(nb.get("cells"), list):
-            raise ValueError("no cells")
+        nb = _read_notebook(sub.path)
     except Exception as exc:  # noqa: BLE001 - any unreadable file
         expected = _exercises(chapter)
         return _rows_for_failure(student, expected, "invalid_notebook",
                                  f"{sub.path.name} is not a readable notebook "
                                  f"({type(exc).__name__})"), chapter
-    own = notebook_chapter(nb, sub.path.name)
+    own = submission_chapter(nb, sub.path.name)
     target = chapter if chapter is not None else own
     if chapter is not None and own is not None and own != chapter:
         return _rows_for_failure(student, _exercises(chapter), "wrong_chapter",
-                                 f"this is a notebook of chapter {own}, not {chapter}"), chapter
+                                 f"this is a notebook of chapter {own}, not of chapter "
+                                 f"{chapter} (the batch's assignment): not graded"), chapter
     exercises = (judging_exercises(nb, student, target, batch.secret)
                  if target is not None else [])
     if not exercises:
@@ -785,15 +949,23 @@ async def _grade_one(sub: Submission, batch: _Batch) -> tuple[list[GradeRow], in
         return _rows_for_failure(student, [], "wrong_chapter", why), None
     rng_seed = secrets.randbits(32) if batch.seed is None else batch.seed
     cases = {ex.id: ex.hidden_cases(rng_seed) for ex in exercises if ex.kind == "function"}
-    box = _sandbox.NotebookSandbox(batch.sandbox, batch.root, batch.lib, batch.data)
+    box = _sandbox.NotebookSandbox(batch.sandbox, batch.root, batch.lib, batch.data,
+                                   protect=batch.protect, scratch_mb=batch.limits.scratch_mb)
     try:
         run = await _execute(nb, exercises, cases, limits=batch.limits, box=box)
     finally:
         box.cleanup()
-    rows = _rows_for_run(student, exercises, cases, run)
-    note = variant_note(nb, student, batch.secret)
+    verdicts = None
+    if run.result is not None and batch.pool is not None and target is not None:
+        seeds = exercise_seeds(student, target, batch.secret)
+        requests = [{"id": ex.id, "seed": seeds.get(ex.id), "state": run.result.get(ex.id),
+                     "cases": cases.get(ex.id, [])} for ex in exercises]
+        verdicts = dict(zip((ex.id for ex in exercises), await batch.pool.judge(requests)))
+    rows = _rows_for_run(student, exercises, cases, run, verdicts)
+    note = variant_note(nb, student, batch.secret, exercises)
     if note:
-        rows = [dataclasses.replace(r, feedback=note + r.feedback) for r in rows]
+        rows = [dataclasses.replace(r, feedback=note + r.feedback, status="other_student")
+                for r in rows]
     return rows, target
 
 
@@ -824,11 +996,33 @@ async def _grade_all(subs: Sequence[Submission], batch: _Batch, *, jobs: int,
         return rows
 
     try:
-        results = await asyncio.gather(*(one(s) for s in subs))
+        async with _judge.JudgePool(jobs, memory_mb=max(batch.limits.memory_mb, 1024)
+                                    ) as pool:
+            batch.pool = pool
+            results = await asyncio.gather(*(one(s) for s in subs))
     finally:
+        batch.pool = None
         if bar is not None:
             bar.close()
     return [row for rows in results for row in rows]
+
+
+def batch_chapter(subs: Sequence[Submission]) -> tuple[int | None, dict[int, int]]:
+    """The chapter most notebooks of a batch answer (ties: the lower), and the counts."""
+    counts: dict[int, int] = {}
+    for sub in subs:
+        if sub.problem is not None:
+            continue
+        try:
+            nb = _read_notebook(sub.path)
+        except Exception:  # noqa: BLE001 - reported when graded
+            continue
+        chapter = submission_chapter(nb, sub.path.name)
+        if chapter is not None and _exercises(chapter):
+            counts[chapter] = counts.get(chapter, 0) + 1
+    if not counts:
+        return None, counts
+    return max(counts, key=lambda c: (counts[c], -c)), counts
 
 
 def grade_directory(directory: Path | str, *, jobs: int = 1, timeout: float = 60.0,
@@ -838,8 +1032,18 @@ def grade_directory(directory: Path | str, *, jobs: int = 1, timeout: float = 60
                     sandbox: str = "bwrap", seed: int | None = None,
                     progress: bool = False, skip: Iterable[str] = (),
                     on_done: Callable[[list[GradeRow], int | None], None] | None = None,
-                    secret: str | None = None) -> list[GradeRow]:
+                    secret: str | None = None,
+                    notebook_timeout: float = NOTEBOOK_TIMEOUT,
+                    protect: Iterable[Path | str] = ()) -> list[GradeRow]:
     """Grade every file in ``directory``; one :class:`GradeRow` per student and exercise.
+
+    The batch is one assignment: ``chapter``, or (None) the chapter most of the
+    folder's notebooks answer (:func:`batch_chapter`); a notebook of another chapter
+    gets ``wrong_chapter``. ``protect`` names what the kernels must never read beside
+    the repository and the answer key (the class secret's file, the gradebook's
+    folder); the submissions folder is always protected. Where the sandbox cannot hide
+    one of them, :class:`~course_lib.exercises._sandbox.SandboxUnavailable` is raised
+    before any notebook runs.
 
     ``secret`` is the class secret of per-student copies: each student is judged on
     their own variants (:func:`judging_exercises`). Without it, a folder holding such
@@ -861,6 +1065,8 @@ def grade_directory(directory: Path | str, *, jobs: int = 1, timeout: float = 60
     if not (cell_output_mb > 0 and notebook_output_mb > 0):
         raise ValueError("the output caps must be positive, got "
                          f"{cell_output_mb} and {notebook_output_mb}")
+    if not notebook_timeout > 0:
+        raise ValueError(f"notebook_timeout must be positive, got {notebook_timeout}")
     if sandbox not in _sandbox.MODES:
         raise ValueError(f"sandbox must be one of {_sandbox.MODES}, got {sandbox!r}")
     if sandbox == "bwrap":
@@ -868,7 +1074,10 @@ def grade_directory(directory: Path | str, *, jobs: int = 1, timeout: float = 60
         if why is not None:
             raise _sandbox.SandboxUnavailable(why)
     skipped = set(skip)
-    subs = [s for s in collect_submissions(Path(directory)) if s.student not in skipped]
+    every = collect_submissions(Path(directory))
+    if chapter is None:
+        chapter = batch_chapter(every)[0]
+    subs = [s for s in every if s.student not in skipped]
     copies = per_student_copies(subs) if secret is None else []
     if copies:
         raise ValueError(f"{', '.join(copies[:3])}{' and others' if len(copies) > 3 else ''}"
@@ -876,16 +1085,35 @@ def grade_directory(directory: Path | str, *, jobs: int = 1, timeout: float = 60
                          "they were made with (--secret-file)")
     limits = _Limits(timeout=timeout, memory_mb=memory_mb, max_procs=max_procs,
                      cell_output=int(cell_output_mb * _MB),
-                     notebook_output=int(notebook_output_mb * _MB))
+                     notebook_output=int(notebook_output_mb * _MB),
+                     notebook_timeout=notebook_timeout)
+    hidden = tuple(_sandbox.protected_paths([Path(directory), *protect]))
     root = Path(tempfile.mkdtemp(prefix="grade-"))
     try:
         lib, data = _sandbox.batch_files(root)
+        if sandbox == "bwrap":
+            _sealed_or_refuse(root, lib, data, hidden)
         batch = _Batch(chapter=chapter, limits=limits, seed=seed, sandbox=sandbox,
-                       root=root, lib=lib, data=data, secret=secret)
+                       root=root, lib=lib, data=data, secret=secret, protect=hidden)
         return asyncio.run(_grade_all(subs, batch, jobs=jobs, progress=progress,
                                       on_done=on_done))
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+def _sealed_or_refuse(root: Path, lib: Path, data: Path | None,
+                      hidden: Sequence[Path]) -> None:
+    """Check from inside a sandbox that none of ``hidden`` can be read; refuse if not."""
+    box = _sandbox.NotebookSandbox("bwrap", root, lib, data, protect=hidden)
+    try:
+        seen = box.readable()
+    finally:
+        box.cleanup()
+    if seen:
+        raise _sandbox.SandboxUnavailable(
+            f"the sandbox could not hide {', '.join(seen)}: a student's code could read it. "
+            "Move it out of the system folders the sandbox shows (/usr, /etc, the Python "
+            "installation), for example into /srv or a home folder, and grade again")
 
 
 def per_student_copies(subs: Sequence[Submission]) -> list[str]:
@@ -930,37 +1158,71 @@ def _write_text(text: str, fh: Any) -> None:
     fh.write(text)
 
 
+def _stored(row: GradeRow) -> GradeRow:
+    """The row as the gradebook keeps it: a feedback past ``FEEDBACK_CHARS`` is cut."""
+    text = _exports.cap_feedback(row.feedback)
+    return row if text == row.feedback else dataclasses.replace(row, feedback=text)
+
+
+def _cell(value: str, keep: str = "") -> str:
+    return _exports.csv_cell(value, keep=keep, reversible=True)
+
+
+#: The largest field :func:`read_gradebook` reads (the csv module's default is 128 KiB).
+_FIELD_LIMIT = min(sys.maxsize, 2**31 - 1)
+
+
 def write_gradebook(rows: Iterable[GradeRow], path: Path | str) -> None:
-    """Write the rows as CSV with the header :data:`COLUMNS`, replacing the file atomically."""
-    rows = list(rows)
+    """Write the rows as CSV with the header :data:`COLUMNS`, replacing the file atomically.
+
+    A feedback longer than :data:`~course_lib.exercises._exports.FEEDBACK_CHARS`
+    characters is cut (saying how much). Every text cell is written by
+    :func:`~course_lib.exercises._exports.csv_cell` (``reversible=True``): control
+    characters as escapes (a feedback keeps its newlines) and a leading ``'`` on a cell a
+    spreadsheet would read as a formula; :func:`read_gradebook` undoes both.
+    """
+    rows = [_stored(r) for r in rows]
 
     def write(fh: Any) -> None:
         writer = csv.writer(fh)
         writer.writerow(COLUMNS)
         for r in rows:
-            writer.writerow([r.student, r.exercise, _points_text(r.points), r.max_points,
-                             r.feedback, r.status])
+            writer.writerow([_cell(r.student), _cell(r.exercise), _points_text(r.points),
+                             r.max_points, _cell(r.feedback, "\n"), _cell(r.status)])
 
     _atomic_write(Path(path), write)
 
 
 def read_gradebook(path: Path | str) -> list[GradeRow]:
-    """The rows of a gradebook written by :func:`write_gradebook`; ValueError if not one."""
-    with open(path, newline="", encoding="utf-8") as fh:
-        reader = csv.reader(fh)
-        header = next(reader, None)
-        if header is None or tuple(header) != COLUMNS:
-            raise ValueError(f"{path} is not a gradebook of this grader: its header is "
-                             f"{header}, expected {list(COLUMNS)}")
-        rows = []
-        for n, line in enumerate(reader, start=2):
-            if len(line) != len(COLUMNS) or line[5] not in STATUSES:
-                raise ValueError(f"{path}, line {n}: not a gradebook row: {line}")
-            try:
-                rows.append(GradeRow(line[0], line[1], float(line[2]), int(line[3]),
-                                     line[4], line[5]))
-            except ValueError as exc:
-                raise ValueError(f"{path}, line {n}: {exc}") from None
+    """The rows of a gradebook written by :func:`write_gradebook`; ValueError if not one.
+
+    The names and texts are those given to :func:`write_gradebook` (its escaping undone),
+    and a field of any size is read (an earlier grader kept whole feedbacks): the csv
+    module's field limit is raised during the call and restored after it.
+    """
+    limit = csv.field_size_limit(_FIELD_LIMIT)
+    try:
+        with open(path, newline="", encoding="utf-8") as fh:
+            reader = csv.reader(fh)
+            header = next(reader, None)
+            if header is None or tuple(header) != COLUMNS:
+                raise ValueError(f"{path} is not a gradebook of this grader: its header is "
+                                 f"{header}, expected {list(COLUMNS)}")
+            rows = []
+            for n, line in enumerate(reader, start=2):
+                if len(line) != len(COLUMNS) or line[5] not in STATUSES:
+                    raise ValueError(f"{path}, line {n}: not a gradebook row: "
+                                     f"{[_exports.cap_feedback(c, 200) for c in line]}")
+                try:
+                    rows.append(GradeRow(_exports.read_cell(line[0]),
+                                         _exports.read_cell(line[1]), float(line[2]),
+                                         int(line[3]), _exports.read_cell(line[4]), line[5]))
+                except ValueError as exc:
+                    raise ValueError(f"{path}, line {n}: {exc}") from None
+    except csv.Error as exc:
+        raise ValueError(f"{path} is not a readable CSV file: {exc}") from None
+    finally:
+        csv.field_size_limit(limit)
     return rows
 
 
@@ -968,7 +1230,10 @@ class Gradebook:
     """The gradebook of a batch, written again (atomically) as each notebook finishes.
 
     Rows are kept by student, students sorted by name; each :meth:`add` rewrites the
-    CSV, the Canvas and Moodle exports and the student's HTML feedback page.
+    CSV, the Canvas and Moodle exports and the student's HTML feedback page. A row's
+    feedback is kept as the gradebook stores it (cut past
+    :data:`~course_lib.exercises._exports.FEEDBACK_CHARS` characters), so the exports
+    and the pages say what a resumed batch reads back.
     """
 
     def __init__(self, path: Path | str, rows: Iterable[GradeRow] = (), *,
@@ -979,7 +1244,7 @@ class Gradebook:
         self.chapters: set[int] = set()
         self.students: dict[str, list[GradeRow]] = {}
         for row in rows:
-            self.students.setdefault(row.student, []).append(row)
+            self.students.setdefault(row.student, []).append(_stored(row))
 
     @property
     def rows(self) -> list[GradeRow]:
@@ -1001,7 +1266,7 @@ class Gradebook:
             if row.student not in names:
                 names.append(row.student)
                 self.students[row.student] = []
-            self.students[row.student].append(row)
+            self.students[row.student].append(_stored(row))
         self.write(names)
 
     def write(self, pages: Iterable[str] | None = None) -> None:
@@ -1031,15 +1296,20 @@ class Gradebook:
 
 
 def summary_table(rows: Sequence[GradeRow]) -> str:
-    """Per student: points, maximum, and how many rows have each status but ``graded``.
+    """Per student: points, maximum, and how many rows have each status but ``graded``
+    (``not graded`` first when the exports give the student no grade). The names are
+    shown with their control characters escaped
+    (:func:`~course_lib.exercises._exports.escape_controls`).
 
     Examples
     --------
     >>> rows = [GradeRow("bob", "a", 1.0, 1, "ok", "graded"),
-    ...         GradeRow("bob", "b", 0.0, 2, "x", "missing")]
+    ...         GradeRow("bob", "b", 0.0, 2, "x", "missing"),
+    ...         GradeRow("eve\\x1b[2J", "a", 0.0, 1, "", "kernel_died")]
     >>> print(summary_table(rows))
-    student  points  max  notes
-    bob           1    3  missing 1
+    student     points  max  notes
+    bob              1    3  missing 1
+    eve\\x1b[2J       0    1  not graded, kernel_died 1
     """
     students: dict[str, list[GradeRow]] = {}
     for r in rows:
@@ -1048,9 +1318,11 @@ def summary_table(rows: Sequence[GradeRow]) -> str:
     for name in sorted(students, key=lambda s: (s.casefold(), s)):
         own = students[name]
         counts = {s: sum(r.status == s for r in own) for s in STATUSES[1:]}
-        notes = ", ".join(f"{s} {n}" for s, n in counts.items() if n)
-        table.append((name, _points_text(sum(r.points for r in own)),
-                      str(sum(r.max_points for r in own)), notes))
+        notes = [f"{s} {n}" for s, n in counts.items() if n]
+        if _exports.ungraded_reason(own) is not None:
+            notes.insert(0, "not graded")
+        table.append((_exports.escape_controls(name), _points_text(sum(r.points for r in own)),
+                      str(sum(r.max_points for r in own)), ", ".join(notes)))
     widths = [max(len(row[i]) for row in table) for i in range(3)]
     lines = []
     for row in table:
@@ -1060,9 +1332,10 @@ def summary_table(rows: Sequence[GradeRow]) -> str:
 
 
 SANDBOX_SUMMARY = {
-    "bwrap": ("sandbox: bwrap (new PID, network, IPC and UTS namespaces; read-only system "
-              "and Python; writes only to its scratch folder; every process ended with "
-              "its notebook)"),
+    "bwrap": ("sandbox: bwrap (each kernel an unprivileged uid without capabilities; new "
+              "PID, network, IPC and UTS namespaces; read-only system, Python and /proc/sys; "
+              "the repository, key and secret hidden; processes, memory, scratch disk and "
+              "time capped per notebook; every process ended with its notebook)"),
     "none": ("sandbox: NONE (--sandbox none, the weaker mode): each kernel ran in its own "
              "process group, killed at the end, with the memory and process caps, in a "
              "temporary folder, but with the grader's file system (the answer key included) and "
@@ -1081,7 +1354,11 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--timeout", type=float, default=60.0,
                         help="seconds per cell before it is interrupted (60)")
     parser.add_argument("--chapter", type=int, default=None,
-                        help="grade as this chapter (default: each notebook's own)")
+                        help="the batch's chapter (default: the chapter most notebooks "
+                             "answer); a notebook of another chapter gets wrong_chapter")
+    parser.add_argument("--notebook-timeout", type=float, default=NOTEBOOK_TIMEOUT,
+                        help="seconds a whole notebook may run; past it no further cell "
+                             f"runs and the answers given are judged ({NOTEBOOK_TIMEOUT:g})")
     parser.add_argument("--memory-mb", type=int, default=2048,
                         help="address-space cap of each kernel in MB, 0 for none (2048)")
     parser.add_argument("--max-procs", type=int, default=MAX_PROCS,
@@ -1167,22 +1444,36 @@ def main(argv: Sequence[str] | None = None) -> int:
                      "secret they were made with, --secret-file class.secret")
     book = Gradebook(args.out, kept, assignment=args.assignment,
                      exports=not args.no_exports)
-    if args.chapter is not None:
-        book.chapters.add(args.chapter)
-    for row in kept:  # the chapters of the kept rows name the assignment as before
-        try:
-            book.chapters.add(_registry.get(row.exercise).chapter)
-        except (KeyError, ValueError):
-            pass
+    chapter: int | None = args.chapter
+    counts: dict[int, int] = {}
+    if chapter is None:
+        for row in kept:  # a resumed batch keeps the assignment it was graded as
+            try:
+                chapter = _registry.get(row.exercise).chapter
+                break
+            except (KeyError, ValueError):
+                continue
+    if chapter is None:
+        chapter, counts = batch_chapter(collect_submissions(args.submissions))
+        if chapter is None:
+            parser.error("no notebook says which chapter it answers: give --chapter")
+    book.chapters.add(chapter)
     book.write()
     done = {r.student for r in kept}
-    rows = grade_directory(args.submissions, jobs=args.jobs, timeout=args.timeout,
-                           chapter=args.chapter, memory_mb=args.memory_mb,
-                           max_procs=args.max_procs, cell_output_mb=args.max_cell_output,
-                           notebook_output_mb=args.max_notebook_output,
-                           sandbox=args.sandbox, seed=args.seed,
-                           progress=not args.no_progress, skip=done, on_done=book.add,
-                           secret=secret)
+    protect = [args.out.resolve().parent]
+    if args.secret_file is not None:
+        protect.append(args.secret_file)
+    try:
+        rows = grade_directory(
+            args.submissions, jobs=args.jobs, timeout=args.timeout, chapter=chapter,
+            memory_mb=args.memory_mb, max_procs=args.max_procs,
+            cell_output_mb=args.max_cell_output, notebook_output_mb=args.max_notebook_output,
+            sandbox=args.sandbox, seed=args.seed, progress=not args.no_progress, skip=done,
+            on_done=book.add, secret=secret, notebook_timeout=args.notebook_timeout,
+            protect=protect)
+    except _sandbox.SandboxUnavailable as exc:
+        print(f"grade: refused: {exc}", file=sys.stderr)
+        return 2
     print(summary_table(book.rows))
     graded = len({r.student for r in rows})
     resumed = f" ({len(done)} kept from the gradebook)" if done else ""
@@ -1191,6 +1482,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         paths = _exports.export_paths(args.out)
         print(f"exports: {paths['canvas']} (Canvas), {paths['moodle']} (Moodle), "
               f"{paths['feedback']}/ (one feedback page per student)")
+    if args.chapter is not None:
+        how = "given by --chapter"
+    elif counts:
+        others = sum(counts.values()) - counts.get(chapter, 0)
+        how = (f"the chapter of {counts.get(chapter, 0)} of {sum(counts.values())} "
+               f"notebooks" + (f"; {others} of other chapters got wrong_chapter"
+                               if others else ""))
+    else:
+        how = "as the gradebook's kept rows"
+    print(f"assignment: chapter {chapter} ({how})")
+    flagged = sorted({r.student for r in rows if r.status == "other_student"})
+    if flagged:
+        print(f"copies made for another student: {len(flagged)} "
+              f"({', '.join(flagged[:10])}{' ...' if len(flagged) > 10 else ''})")
     print(SANDBOX_SUMMARY[args.sandbox])
     return 0
 

@@ -18,8 +18,9 @@ copy it was.
 True
 >>> student_seed("class secret", "bob") != s
 True
->>> copy_id("class secret", "Alice") == copy_id("class secret", "alice"), len(copy_id("class secret", "alice"))
-(True, 16)
+>>> c = copy_id("class secret", "Alice")
+>>> c == copy_id("class secret", "alice"), len(c), c in s
+(True, 16, False)
 """
 
 from __future__ import annotations
