@@ -1,8 +1,9 @@
 """Chapter 5 exercises: the Lorenz curve and the Gini coefficient of incomes.
 
-Brown's formula on five incomes, doubling and adding to five incomes, and one or two
-rich people in a village have per-student variants; the largest Gini coefficient of ten
-people is 9/10 whatever the data (the question is about ten people), so it has none.
+Brown's formula on five incomes, doubling and adding to five incomes, one or two rich
+people in a village and the largest Gini coefficient of a village have per-student
+variants (the last one asks about another number of people than the book's ten, whose
+bound is 9/10 whatever the incomes; its title still says ten).
 """
 
 from __future__ import annotations
@@ -169,8 +170,9 @@ def _draw_rich(rng: np.random.Generator) -> dict:
     return {"n": int(rng.integers(4, 51)), "income": 10 * int(rng.integers(5, 101))}
 
 
-EXERCISES = [
-    value_exercise(
+def _gini_max_book() -> Exercise:
+    """The book's exercise, as printed."""
+    return value_exercise(
         id="gini-max-ten", chapter=5, title="The most unequal village of ten",
         question="""
 What is the largest Gini coefficient (Brown's formula, twice the area between the
@@ -186,7 +188,49 @@ diagonal and the Lorenz curve) that ten people's non-negative incomes can have? 
                                      "the Gini coefficient is twice that area."),
         ]),
         worked="One person holds everything: 1 - 1/10 = 9/10.",
-    ),
+    )
+
+
+_BOOK_GINI_MAX = {"n": 10}
+
+
+def _gini_max(data: dict) -> Exercise:
+    """The largest Gini coefficient of ``n`` people: 1 - 1/n (one person holds all)."""
+    if data == _BOOK_GINI_MAX:
+        return _gini_max_book()
+    n = int(data["n"])
+    g = 1 - Fraction(1, n)
+    return value_exercise(
+        id="gini-max-ten", chapter=5, title="The most unequal village of ten",
+        question=f"""
+What is the largest Gini coefficient (Brown's formula, twice the area between the
+diagonal and the Lorenz curve) that {n} people's non-negative incomes can have? (Exact.)
+""",
+        answer_name="gini_max10",
+        solution_code=f"gini_max10 = cl.gini_brown([0] * {n - 1} + [1], exact=True)",
+        solution=g,
+        checker=exact(g, mistakes=keep_distinct(g, [
+            Mistake(1, "For n people the Gini coefficient is at most 1 - 1/n: the Lorenz "
+                       "curve's last piece is a straight line over the last person."),
+            Mistake(g / 2, "This is the area between the diagonal and the curve; "
+                           "the Gini coefficient is twice that area."),
+            Mistake(Fraction(9, 10), f"9/10 = 1 - 1/10 is the bound for ten people; here "
+                                     f"there are {n}: 1 - 1/{n}."),
+        ])),
+        worked=f"One person holds everything: 1 - 1/{n} = {g}.",
+    )
+
+
+def _draw_gini_max(rng: np.random.Generator) -> dict:
+    """A village of 3 to 60 people, not the book's ten."""
+    while True:
+        n = int(rng.integers(3, 61))
+        if n != 10:
+            return {"n": n}
+
+
+EXERCISES = [
+    with_variants(_gini_max, _BOOK_GINI_MAX, _draw_gini_max),
     with_variants(_gini_brown_incomes, {"incomes": (0, 10, 20, 30, 40)},
                   _draw_five_incomes),
     with_variants(_gini_scaled_shifted, {"incomes": (10, 20, 30, 40, 100)}, _draw_shifted),
