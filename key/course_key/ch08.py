@@ -235,11 +235,9 @@ def _draw_campaign(rng: np.random.Generator) -> dict:
     return redraw(rng, draw, sound, tries=5000)
 
 
-EXERCISES = [
-    with_variants(_auc_from_gain, {"area": "6/10", "positives": 100, "negatives": 900},
-                  _draw_gain),
-    with_variants(_ks_table, TABLE1, _draw_ks),
-    value_exercise(
+def _top_decile_lift_book() -> Exercise:
+    """The book's exercise, as printed."""
+    return value_exercise(
         id="ideal-top-decile-lift", chapter=8, title="The largest lift of the top decile",
         question="""
 A campaign has 1000 customers, of whom 60 respond. What is the largest lift the top
@@ -257,7 +255,58 @@ decile (the 100 customers with the highest scores) can have, over all rankings?
         ]),
         worked="All 60 responders in the top decile: TPR = 1 at 10% of the customers, lift "
                "1/0.1 = 10.",
-    ),
+    )
+
+
+_BOOK_TOP_DECILE = {"customers": 1000, "responders": 60}
+
+
+def _top_decile_lift(data: dict) -> Exercise:
+    """The largest lift of the top decile when the responders outnumber it: all of the
+    top decile responds, TPR = S/R at the share 1/10, lift N/R."""
+    if data == _BOOK_TOP_DECILE:
+        return _top_decile_lift_book()
+    n, r = int(data["customers"]), int(data["responders"])
+    s = n // 10
+    if n % 10 or not s < r < n:
+        raise ValueError("more responders than the top decile holds, whole deciles")
+    lift = Fraction(min(r, s), r) / Fraction(s, n)
+    return value_exercise(
+        id="ideal-top-decile-lift", chapter=8, title="The largest lift of the top decile",
+        question=f"""
+A campaign has {n} customers, of whom {r} respond. What is the largest lift the top
+decile (the {s} customers with the highest scores) can have, over all rankings?
+""",
+        answer_name="max_lift",
+        solution_code=f"max_lift = Fraction({s}, {r}) / Fraction({s}, {n})  "
+                      "# the whole top decile responds",
+        solution=lift,
+        checker=exact(lift, mistakes=keep_distinct(lift, [
+            Mistake(10, f"TPR = 1 at 10% would need all {r} responders in the top decile, "
+                        f"but it holds only {s} customers: at most TPR = {s}/{r}."),
+            Mistake(Fraction(s, r), "This is the top decile's TPR; lift divides TPR by the "
+                                    "share selected, 1/10."),
+            Mistake(1, "This is the top decile's response rate (all of it responds); lift "
+                       f"divides it by the overall response rate {r}/{n}."),
+        ])),
+        worked=f"The top decile holds only {s} customers, fewer than the {r} responders: "
+               f"at best all of them respond, TPR = {s}/{r} at 10% of the customers, lift "
+               f"({s}/{r})/0.1 = {n}/{r} = {lift}.",
+    )
+
+
+def _draw_top_decile(rng: np.random.Generator) -> dict:
+    """500 to 5000 customers (whole hundreds), more responders than the top decile holds
+    (else the answer is the book's 10) and at most half of the customers."""
+    n = 100 * int(rng.integers(5, 51))
+    return {"customers": n, "responders": int(rng.integers(n // 10 + 1, n // 2 + 1))}
+
+
+EXERCISES = [
+    with_variants(_auc_from_gain, {"area": "6/10", "positives": 100, "negatives": 900},
+                  _draw_gain),
+    with_variants(_ks_table, TABLE1, _draw_ks),
+    with_variants(_top_decile_lift, _BOOK_TOP_DECILE, _draw_top_decile),
     with_variants(_campaign, _BOOK_CAMPAIGN, _draw_campaign),
     function_exercise(
         id="ks-statistic-function", chapter=8, title="Write the KS statistic",
