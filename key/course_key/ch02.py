@@ -2,8 +2,9 @@
 
 The value exercises on Table 1 have per-student variants on tables drawn like it (seven
 objects, three positives, one tie across the classes, see :mod:`course_key._variants`);
-the question whether a node next to the path is reachable keeps the book's table (its
-answer, no, cannot change).
+the question whether a node next to the path is reachable (the book's answer, no, cannot
+change) asks in its variants about two nodes of a drawn table, one beside the tie's
+diagonal and one on the path, in a drawn order.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from ._variants import (
     cross_tie,
     decimal_text,
     draw_table,
+    fraction_code,
     ids_text,
     parse_ratio,
     points_text,
@@ -372,11 +374,9 @@ def _draw_mixed(rng: np.random.Generator) -> dict:
     return {**table, "theta_a": ta, "theta_b": tb, "q": q}
 
 
-EXERCISES = [
-    with_variants(_roc_point_table, {**TABLE1, "theta": 0.2}, _draw_tie_threshold),
-    with_variants(_roc_vertices, TABLE1, draw_table),
-    with_variants(_auc_moved, {**TABLE1, "to": 0.25}, _draw_moved),
-    value_exercise(
+def _node_reachable_book() -> Exercise:
+    """The book's exercise, as printed."""
+    return value_exercise(
         id="roc-node-reachable", chapter=2, title="A node next to the path",
         question=f"""
 {TABLE1_TEXT}
@@ -390,7 +390,92 @@ Answer `True` (yes) or `False` (no).
                                    "scores: it reaches only nodes on the path."),
         worked="No: it would need object 3 called positive and object 5 not, but their "
                "scores are equal.",
-    ),
+    )
+
+
+_BOOK_NODE = {**TABLE1, "nodes": [["1/2", "2/3"]]}
+
+
+def _reached(y: Any, b: Any) -> set[tuple[Fraction, Fraction]]:
+    """The grid nodes (FPR, TPR) some threshold gives (selecting nothing included)."""
+    out = {(Fraction(0), Fraction(0))}
+    for theta in set(b):
+        fpr, tpr = roc_point(y, b, theta)
+        out.add((Fraction(fpr), Fraction(tpr)))
+    return out
+
+
+def _node_reachable(data: dict) -> Exercise:
+    """A variant asks about two grid nodes, one on the path and one beside the tie's
+    diagonal (which no threshold gives), in a drawn order."""
+    if data == _BOOK_NODE:
+        return _node_reachable_book()
+    y, b = data["y"], data["b"]
+    nodes = [(Fraction(f), Fraction(t)) for f, t in data["nodes"]]
+    reached = _reached(y, b)
+    answer = tuple(node in reached for node in nodes)
+    i, j, score = cross_tie(data)
+    shown = [f"({f}, {t})" for f, t in nodes]
+
+    def hint(node: tuple[Fraction, Fraction], ok: bool) -> str:
+        if ok:
+            theta = min(s for s in set(b) if roc_point(y, b, s) == node) \
+                if node != (0, 0) else None
+            how = ("selecting nothing gives it" if theta is None else
+                   f"the threshold {theta} gives it")
+            return f"It is on the path: {how}."
+        return (f"Objects {i + 1} and {j + 1} tie at {score}: a threshold calls both "
+                "positive or neither, so the path runs diagonally past this node.")
+
+    names = ("first_node", "second_node")
+    checker = parts(**{name: yes_no(ok, hint=hint(node, ok))
+                       for name, node, ok in zip(names, nodes, answer)})
+    worked = []
+    for text, node, ok in zip(shown, nodes, answer):
+        worked.append(f"{text}: {'yes' if ok else 'no'}, " + hint(node, ok)[0].lower()
+                      + hint(node, ok)[1:])
+    return value_exercise(
+        id="roc-node-reachable", chapter=2, title="A node next to the path",
+        question=f"""
+{_text(data)}
+Can any threshold give the grid node $(\\mathrm{{FPR}}, \\mathrm{{TPR}}) = {shown[0]}$? Can any
+threshold give the node ${shown[1]}$? Answer a tuple of two truth values (`True` for yes).
+""",
+        answer_name="node_reachable",
+        solution_code=f"y = {list(y)}\nb = {list(b)}\n"
+                      "reached = {(0, 0)} | {cl.roc_point(y, b, theta) for theta in set(b)}\n"
+                      "node_reachable = ("
+                      + ", ".join(f"({fraction_code(f)}, {fraction_code(t)}) in reached"
+                                  for f, t in nodes) + ")",
+        solution=answer,
+        checker=checker,
+        worked=" ".join(worked),
+    )
+
+
+def _draw_node(rng: np.random.Generator) -> dict:
+    """A table like Table 1, a corner beside its tie's diagonal and a node on its path
+    (neither (0, 0) nor (1, 1)), in a random order."""
+    table = draw_table(rng)
+    y, b = table["y"], table["b"]
+    m1 = sum(y)
+    m0 = len(y) - m1
+    _i, _j, score = cross_tie(table)
+    f = Fraction(sum(1 for s, v in zip(b, y) if v == 0 and s > score), m0)
+    t = Fraction(sum(1 for s, v in zip(b, y) if v == 1 and s > score), m1)
+    corners = [(f + Fraction(1, m0), t), (f, t + Fraction(1, m1))]
+    off = corners[int(rng.integers(2))]
+    path = sorted(p for p in _reached(y, b) if p not in ((0, 0), (1, 1)))
+    on = path[int(rng.integers(len(path)))]
+    nodes = [off, on] if rng.integers(2) else [on, off]
+    return {**table, "nodes": [[str(p[0]), str(p[1])] for p in nodes]}
+
+
+EXERCISES = [
+    with_variants(_roc_point_table, {**TABLE1, "theta": 0.2}, _draw_tie_threshold),
+    with_variants(_roc_vertices, TABLE1, draw_table),
+    with_variants(_auc_moved, {**TABLE1, "to": 0.25}, _draw_moved),
+    with_variants(_node_reachable, _BOOK_NODE, _draw_node),
     function_exercise(
         id="roc-point-function", chapter=2, title="Write the ROC point of a threshold",
         question="""

@@ -1,8 +1,9 @@
 """Chapter 4 exercises: optimizing the AUC (surrogates, pairs, rank averaging).
 
 The size of a pairs sample, the surrogate of a table and the scaling of the scores have
-per-student variants; the limit of the surrogate as beta goes to 0 is 1/2 for every
-table, so it keeps the book's.
+per-student variants. The limit of the surrogate as beta goes to 0 is 1/2 for every
+table, so its variants ask instead how fast the surrogate leaves 1/2 on a drawn table:
+the limit of (S(beta) - 1/2)/beta, a quarter of the difference of the class means.
 """
 
 from __future__ import annotations
@@ -175,11 +176,9 @@ def _draw_scale(rng: np.random.Generator) -> dict:
     return {"factor": int(rng.integers(2, 21)), "beta": int(rng.integers(1, 10))}
 
 
-EXERCISES = [
-    with_variants(_pairs_sample_size, {"n": 400, "percent": 5}, _draw_pairs_size),
-    with_variants(_soft_auc_table, TABLE1, draw_table),
-    with_variants(_soft_auc_scale, {"factor": 2, "beta": 1}, _draw_scale),
-    value_exercise(
+def _soft_limit_book() -> Exercise:
+    """The book's exercise, as printed."""
+    return value_exercise(
         id="soft-auc-beta-zero", chapter=4, title="The surrogate as beta goes to 0",
         question=f"""
 {TABLE1_TEXT}
@@ -195,7 +194,69 @@ $\\frac{{1}}{{m_1 m_0}}\\sum \\sigma(\\beta(b_i - b_j))$ as $\\beta \\to 0$? (A 
                     "every sigma tends to sigma(0)."),
             Mistake(0, "sigma(0) = 1/2, not 0.")]),
         worked="Each term tends to sigma(0) = 1/2, so the surrogate tends to 1/2.",
-    ),
+    )
+
+
+def _soft_slope(data: dict) -> Exercise:
+    """A variant asks how fast the surrogate leaves 1/2: sigma(u) = 1/2 + u/4 + O(u^3),
+    so (S(beta) - 1/2)/beta tends to (mean positive score - mean negative score)/4
+    (its limit, 1/2, is the same for every table)."""
+    if (tuple(data["y"]), tuple(data["b"])) == (TABLE1_Y, TABLE1_B):
+        return _soft_limit_book()
+    y, b = data["y"], data["b"]
+    pos = [Fraction(str(s)) for s, v in zip(b, y) if v == 1]
+    neg = [Fraction(str(s)) for s, v in zip(b, y) if v == 0]
+    mean_pos, mean_neg = sum(pos) / len(pos), sum(neg) / len(neg)
+    diff = mean_pos - mean_neg
+    slope = diff / 4
+    return value_exercise(
+        id="soft-auc-beta-zero", chapter=4, title="The surrogate as beta goes to 0",
+        question=f"""
+{book_or_table_text(data, TABLE1, TABLE1_TEXT)}
+As $\\beta \\to 0$ the sigmoid surrogate
+$S(\\beta) = \\frac{{1}}{{m_1 m_0}}\\sum \\sigma(\\beta(b_i - b_j))$ tends to $1/2$ for every
+table. How fast: what is the limit of $(S(\\beta) - 1/2)/\\beta$ as $\\beta \\to 0$?
+(A number, exact.)
+""",
+        answer_name="soft_limit",
+        solution_code=f"y = {list(y)}\nb = {list(b)}\n"
+                      "pos = [Fraction(str(s)) for s, v in zip(b, y) if v == 1]\n"
+                      "neg = [Fraction(str(s)) for s, v in zip(b, y) if v == 0]\n"
+                      "# sigma(u) = 1/2 + u/4 + O(u^3): the slope is the mean of b_i - b_j\n"
+                      "# over the pairs, the difference of the class means, times 1/4\n"
+                      "soft_limit = (sum(pos) / len(pos) - sum(neg) / len(neg)) / 4",
+        solution=slope,
+        checker=exact(slope, mistakes=keep_distinct(slope, [
+            Mistake(Fraction(1, 2), "1/2 is the limit of the surrogate itself; the question "
+                                    "asks how fast it leaves 1/2, its slope at beta = 0."),
+            Mistake(diff, "sigma'(0) = sigma(0)(1 - sigma(0)) = 1/4: the mean difference "
+                          "of the scores is multiplied by 1/4."),
+            Mistake(diff / 2, "sigma'(0) = sigma(0)(1 - sigma(0)) = 1/4, not 1/2."),
+            Mistake(roc_auc(y, b, exact=True), "That is the limit of the surrogate as beta "
+                                               "goes to infinity (the AUC)."),
+        ])),
+        worked=f"sigma(u) = 1/2 + u/4 + O(u^3), so S(beta) = 1/2 + beta/4 x mean(b_i - b_j) "
+               "+ O(beta^3); the mean of b_i - b_j over the pairs is the positives' mean "
+               f"score minus the negatives': {mean_pos} - {mean_neg} = {diff}, and the "
+               f"limit is ({diff})/4 = {slope}.",
+    )
+
+
+def _draw_slope_table(rng: np.random.Generator) -> dict:
+    """A table like Table 1 whose positives score higher on average."""
+    while True:
+        table = draw_table(rng)
+        pos = [Fraction(str(s)) for s, v in zip(table["b"], table["y"]) if v == 1]
+        neg = [Fraction(str(s)) for s, v in zip(table["b"], table["y"]) if v == 0]
+        if sum(pos) / len(pos) > sum(neg) / len(neg):
+            return table
+
+
+EXERCISES = [
+    with_variants(_pairs_sample_size, {"n": 400, "percent": 5}, _draw_pairs_size),
+    with_variants(_soft_auc_table, TABLE1, draw_table),
+    with_variants(_soft_auc_scale, {"factor": 2, "beta": 1}, _draw_scale),
+    with_variants(_soft_slope, TABLE1, _draw_slope_table),
     function_exercise(
         id="rank-average-function", chapter=4, title="Write rank averaging",
         question="""
