@@ -1,4 +1,9 @@
-"""Chapter 11 exercises: sampling, the spread of the AUC, paired tests."""
+"""Chapter 11 exercises: sampling, the spread of the AUC, paired tests.
+
+The overlapping-intervals question (the book's answer, no, cannot change) asks in its
+variants for the paired z of two given AUCs, standard errors and correlation, and the
+conclusion, which may go either way.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +20,7 @@ from course_lib.exercises._core import (
     approx,
     function_exercise,
     judge_number_list,
+    parts,
     value_exercise,
     with_variants,
     yes_no,
@@ -166,11 +172,9 @@ def _sample_positive(u):
     return [math.sqrt(v) for v in u]
 
 
-EXERCISES = [
-    with_variants(_sd_difference, {"sd": 0.023}, _draw_sd),
-    with_variants(_auc_sd_300, {"m1": 150, "m0": 150}, _draw_sizes),
-    with_variants(_n_for_sd, {"sd": "1/100"}, _draw_target),
-    value_exercise(
+def _overlapping_book() -> Exercise:
+    """The book's exercise, as printed."""
+    return value_exercise(
         id="overlapping-intervals", chapter=11, title="Overlapping intervals",
         question="""
 Two scores of the same 113 patients have overlapping 95% confidence intervals for the
@@ -184,7 +188,95 @@ AUC. May we conclude that their AUCs do not differ significantly? Answer `True` 
                                    "a paired test, such as DeLong's, answers this."),
         worked="No: on the same patients the estimates are correlated; the paired DeLong "
                "test can find a significant difference although the intervals overlap.",
-    ),
+    )
+
+
+_BOOK_OVERLAP = {"n": 113}
+_Z95 = 1.96
+
+
+def _overlap_numbers(data: dict) -> tuple[float, float, float]:
+    """(z of the paired difference, its unpaired z, the z with the covariance added)."""
+    a1, a2 = (float(Fraction(v)) for v in data["auc"])
+    s1, s2 = (float(Fraction(v)) for v in data["se"])
+    r = float(Fraction(data["r"]))
+    d = a1 - a2
+    return (d / math.sqrt(s1 * s1 + s2 * s2 - 2 * r * s1 * s2),
+            d / math.sqrt(s1 * s1 + s2 * s2),
+            d / math.sqrt(s1 * s1 + s2 * s2 + 2 * r * s1 * s2))
+
+
+def _overlapping(data: dict) -> Exercise:
+    """A variant gives the two AUCs, their standard errors and the correlation of the
+    estimates, and asks for the paired z and the conclusion."""
+    if data == _BOOK_OVERLAP:
+        return _overlapping_book()
+    n = int(data["n"])
+    a1, a2 = (decimal_text(v) for v in data["auc"])
+    s1, s2 = (decimal_text(v) for v in data["se"])
+    r = decimal_text(data["r"])
+    z, unpaired, added = _overlap_numbers(data)
+    equal = abs(z) < _Z95
+    d = float(Fraction(data["auc"][0]) - Fraction(data["auc"][1]))
+    se = d / z
+    verdict = ("yes, the difference is not significant" if equal else
+               "no, the difference is significant although the intervals overlap")
+    return value_exercise(
+        id="overlapping-intervals", chapter=11, title="Overlapping intervals",
+        question=f"""
+Two scores of the same {n} patients have AUCs {a1} and {a2} with standard errors {s1} and
+{s2}; the correlation of the two estimates (same patients, DeLong) is {r}. Their 95%
+confidence intervals (estimate $\\pm 1.96$ SE) overlap. Compute the paired statistic
+$z = (\\mathrm{{AUC}}_1 - \\mathrm{{AUC}}_2)/\\mathrm{{SE}}$ of the difference, and say whether
+we may conclude that their AUCs do not differ significantly (two-sided, at the 5% level).
+Answer a tuple ($z$ within 0.001, `True` or `False`).
+""",
+        answer_name="overlap_means_equal",
+        solution_code=f"a1, a2, s1, s2, r = {a1}, {a2}, {s1}, {s2}, {r}\n"
+                      "se = math.sqrt(s1**2 + s2**2 - 2 * r * s1 * s2)  # paired: covariance\n"
+                      "z = (a1 - a2) / se\n"
+                      "overlap_means_equal = (z, abs(z) < 1.96)",
+        solution=(z, equal),
+        checker=parts(
+            z=approx(z, 1e-3, mistakes=[
+                Mistake(unpaired, "This ignores the correlation: the variance of the "
+                                  "difference is s1^2 + s2^2 - 2 r s1 s2."),
+                Mistake(added, "The covariance is subtracted: Var(A1 - A2) = s1^2 + s2^2 "
+                               "- 2 r s1 s2."),
+            ]),
+            may_conclude=yes_no(equal, hint=(
+                f"|z| = {abs(z):.3f} is {'below' if equal else 'above'} 1.96: the paired "
+                f"test {'does not find' if equal else 'finds'} a significant difference, "
+                "whatever the overlap of the intervals."))),
+        worked=f"On the same patients the estimates are correlated: Var(A1 - A2) = "
+               f"{s1}^2 + {s2}^2 - 2 x {r} x {s1} x {s2}, so SE = {se:.4f} and z = "
+               f"{z:.3f}: {verdict} (ignoring the correlation would give z = "
+               f"{unpaired:.3f}).",
+    )
+
+
+def _draw_overlapping(rng: np.random.Generator) -> dict:
+    """Two AUCs (hundredths), standard errors (thousandths) and a correlation (tenths)
+    whose intervals overlap, |z| away from 1.96 by at least 0.1."""
+    while True:
+        a1 = int(rng.integers(70, 96))
+        a2 = a1 - int(rng.integers(2, 9))
+        s1, s2 = (int(v) for v in rng.integers(15, 41, size=2))
+        r = int(rng.integers(3, 10))
+        data = {"n": int(rng.integers(60, 401)), "auc": [f"{a1}/100", f"{a2}/100"],
+                "se": [f"{s1}/1000", f"{s2}/1000"], "r": f"{r}/10"}
+        if (a1 - a2) / 100 >= _Z95 * (s1 + s2) / 1000:
+            continue  # the intervals must overlap
+        z, unpaired, _added = _overlap_numbers(data)
+        if abs(abs(z) - _Z95) >= 0.1 and abs(z - unpaired) > 0.01:
+            return data
+
+
+EXERCISES = [
+    with_variants(_sd_difference, {"sd": 0.023}, _draw_sd),
+    with_variants(_auc_sd_300, {"m1": 150, "m0": 150}, _draw_sizes),
+    with_variants(_n_for_sd, {"sd": "1/100"}, _draw_target),
+    with_variants(_overlapping, _BOOK_OVERLAP, _draw_overlapping),
     function_exercise(
         id="inverse-cdf-positive", chapter=11, title="Sampling scores by the inverse CDF",
         question="""
