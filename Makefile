@@ -22,6 +22,7 @@
 #   make student-notebooks  student copies of the chapters (no outputs, no solutions, the text
 #                           as the book prints it), in _build/student/;
 #                           STUDENTS=roster.csv SECRET=class.secret: one folder per student, own variants
+#                           FEEDBACK=full|verdict|none: hints, right/wrong only, or nothing (exams)
 #   make test-other-cpu     re-run the notebook comparison as another processor would (CI)
 
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
@@ -170,10 +171,13 @@ pdf-solutions: singlehtml
 
 # STUDENTS=roster.csv (a column 'student'): one folder per student, each with its own
 # variants drawn from the class secret in SECRET (default class.secret, created if missing).
+# FEEDBACK=full|verdict|none: what `check` says in the copies: hints (practice, the
+# default), right or not right only (graded homework), "answer recorded" only (exams).
 SECRET ?= class.secret
+FEEDBACK ?= full
 student-notebooks: $(STAMP)
 	$(BIN)/python -m course_lib.exercises.student --out-dir _build/student \
-	  $(if $(STUDENTS),--roster $(STUDENTS) --secret-file $(SECRET)) $(NOTEBOOKS)
+	  --feedback $(FEEDBACK) $(if $(STUDENTS),--roster $(STUDENTS) --secret-file $(SECRET)) $(NOTEBOOKS)
 	@echo "Student copies (no outputs, solutions replaced by stubs): $(CURDIR)/_build/student"
 
 

@@ -12,7 +12,7 @@ import nbformat
 import pytest
 
 from course_lib.exercises import REGISTRY, SOLUTION_IMPORTS, exercises_for, student
-from course_lib.exercises.student import SOLUTION_START, answer_cell, student_copy
+from course_lib.exercises.student import SOLUTION_START, answer_cell, student_copy, student_exercises
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "submissions"))
 import fixture_notebooks as fixtures  # noqa: E402
@@ -229,3 +229,247 @@ def test_unresolvable_role_names_the_notebook():
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("{glue:text}`nothing`")])
     with pytest.raises(ValueError, match=r"x\.ipynb: .*nothing was glued"):
         student_copy(nb, name="x.ipynb")
+
+
+# --------------------------------------------------------------------------- per student
+from course_lib.exercises._core import (  # noqa: E402
+    ChoiceChecker,
+    NumberChecker,
+    PredicateChecker,
+    TupleChecker,
+)
+from course_lib.exercises.sealed import SealedCheck, seal_key  # noqa: E402
+from course_lib.exercises.seeds import copy_id, exercise_seed, student_seed  # noqa: E402
+
+SECRET = "student copy test secret"
+PUPIL = "alice"
+_KEY = re.compile(r"SealedCheck\((\"[^\"]*\")\)")
+
+
+def _key_of(nb) -> dict:
+    """The sealed key of a copy, decoded (base64, zlib, JSON)."""
+    import base64
+    import zlib
+
+    (cell,) = [c for c in nb.cells if "check-key" in c.metadata.get("tags", [])]
+    key = json.loads(_KEY.search("".join(cell.source))[1])
+    return json.loads(zlib.decompress(base64.b64decode(key)))
+
+
+@pytest.fixture(scope="module")
+def per_student(tmp_path_factory):
+    """PUPIL's copies of every chapter with exercises, in each feedback mode: the raw
+    file text with its decoded sealed key appended, and the notebook."""
+    out = tmp_path_factory.mktemp("per_student")
+    paths = [p for p in CHAPTERS if int(p.name[:2]) in WITH_EXERCISES]
+    copies: dict[str, dict[str, tuple[str, object]]] = {}
+    for mode in ("full", "verdict", "none"):
+        for path in student.write_student_copies(paths, out / mode, students=[PUPIL],
+                                                 secret=SECRET, feedback=mode):
+            nb = nbformat.read(path, as_version=4)
+            text = path.read_text(encoding="utf-8") + json.dumps(_key_of(nb))
+            copies.setdefault(mode, {})[path.name] = (text, nb)
+    return copies
+
+
+def test_a_per_student_copy_holds_neither_the_seed_nor_what_gives_it(per_student):
+    """With the public answer key, the seed gives every answer of a student's variants
+    (``get(i).variant(exercise_seed(seed, i)).solution``): no copy may hold it, nor the
+    exercises' seeds, nor the salts once derived from it. The copy records the student
+    and its id, and its salts come from that id."""
+    seed = student_seed(SECRET, PUPIL)
+    ident = copy_id(SECRET, PUPIL)
+    searched = 0
+    for mode, copies in per_student.items():
+        for name, (text, nb) in copies.items():
+            course = nb.metadata["course"]
+            assert course["variant"] == {"student": PUPIL, "id": ident}, name
+            assert course["feedback"] == mode
+            lowered = text.lower()
+            needles = [seed, seed[:16], seed[16:]]
+            for ex in exercises_for(int(name[:2])):
+                if ex.variants is None:
+                    continue
+                n = exercise_seed(seed, ex.id)
+                needles += [str(n), f"{n:x}",
+                            __import__("hashlib").sha256(
+                                f"salt|{seed}|{ex.id}".encode()).hexdigest()[:32]]
+            for needle in needles:
+                assert needle.lower() not in lowered, (mode, name, needle)
+                searched += 1
+            salts = [e["salt"] for e in _key_of(nb)["exercises"]]
+            assert (mode == "none") == all(s == "" for s in salts)
+    # 3 modes x 18 chapters, 3 pieces of the seed, 3 strings for each of 75 variants
+    assert searched == 3 * (3 * len(per_student["full"]) + 3 * sum(
+        ex.variants is not None for ex in REGISTRY.values()))
+
+
+def test_per_student_copies_of_a_chapter_differ_only_in_their_variants(tmp_path):
+    """Two students' copies: different ids and salts, same cells outside the exercises."""
+    path = ROOT / "notebooks" / "03_auc_pairs.ipynb"
+    a, b = (nbformat.read(student.write_student_copies(
+        [path], tmp_path, students=[s], secret=SECRET)[0], as_version=4)
+        for s in ("alice", "bob"))
+    assert a.metadata["course"]["variant"]["id"] != b.metadata["course"]["variant"]["id"]
+    assert {e["salt"] for e in _key_of(a)["exercises"]}.isdisjoint(
+        {e["salt"] for e in _key_of(b)["exercises"]})
+
+
+def _hints(checker) -> list[str]:
+    """Every hint text of a checker."""
+    out: list[str] = []
+    if isinstance(checker, NumberChecker):
+        out += [checker.hint, *(m.hint for m in checker.mistakes)]
+    elif isinstance(checker, ChoiceChecker):
+        out += [checker.hint, *checker.mistakes.values()]
+    elif isinstance(checker, TupleChecker):
+        out += [h for _, h in checker.whole_mistake_values]
+        for part in checker.parts:
+            out += _hints(part)
+    elif isinstance(checker, PredicateChecker) and checker.expression is not None:
+        out += [checker.expression[3], *(m.hint for m in checker.expression[2])]
+    return out
+
+
+def _mistake_hashes(body: dict) -> list[str]:
+    """The hashes of the wrong answers in a full key's sealed check."""
+    def number(sealed: dict) -> list[str]:
+        return [*sealed["g"], *([sealed["f"][0]] if "f" in sealed else [])]
+
+    kind = body["t"]
+    out: list[str] = []
+    if kind == "number":
+        for m in body["mistakes"] + ([body["percent"]] if "percent" in body else []):
+            out += number(m)
+    elif kind == "choice":
+        out += list(body["mistakes"])
+    elif kind == "tuple":
+        for whole in body["whole"]:
+            for element in whole["elements"]:
+                out += [element["s"][0]] if "s" in element else number(element)
+        for part in body["parts"]:
+            out += _mistake_hashes(part)
+    elif kind == "formula":
+        for m in body["mistakes"]:
+            for point in m:
+                out += number(point)
+    return out
+
+
+def _accepted_hashes(body: dict) -> list[str]:
+    """The hashes of the accepted answers (a tuple's whole mistake, e.g. two parts
+    swapped, hashes values that are other parts' accepted answers)."""
+    kind = body["t"]
+    if kind == "number":
+        return [*body["ref"]["g"], *([body["ref"]["f"][0]] if "f" in body["ref"] else [])]
+    if kind == "choice":
+        return [body["ref"]]
+    if kind == "tuple":
+        return [h for part in body["parts"] for h in _accepted_hashes(part)]
+    if kind == "formula":
+        return [h for point in body["ref"] for h in [*point["g"], *point.get("f", [])[:1]]]
+    return []
+
+
+def test_verdict_and_none_copies_hold_no_hint_and_no_mistake_hash(per_student):
+    """A full copy holds the hints (in the clear or locked under their wrong answers) and
+    the hashes of the wrong answers; the same student's verdict and none copies (same
+    salts) hold none of them, and a none copy holds no hash at all."""
+    seed = student_seed(SECRET, PUPIL)
+    hints: set[str] = set()
+    hashes: set[str] = set()
+    for name, (_text, nb) in per_student["full"].items():
+        own = student_exercises(int(name[:2]), seed)
+        for ex in own.values():
+            hints.update(h.strip() for h in _hints(ex.checker) if len(h.strip()) >= 12)
+            if ex.function is not None:
+                hints.update(h.strip() for _, h in ex.function.wrong_versions)
+        for sealed in _key_of(nb)["exercises"]:
+            body = sealed["check"]
+            hashes.update(set(_mistake_hashes(body)) - set(_accepted_hashes(body)))
+            if body["t"] == "function":
+                hints.update(w["hint"] for w in body["wrong"])
+    assert len(hints) > 100 and len(hashes) > 1000
+    full_text = "\n".join(text for text, _ in per_student["full"].values())
+    assert sum(h in full_text for h in hashes) == len(hashes)
+    for mode in ("verdict", "none"):
+        for name, (text, nb) in per_student[mode].items():
+            leaked = [h for h in hints if h in text]
+            assert not leaked, (mode, name, leaked[:3])
+            assert not [h for h in hashes if h in text], (mode, name)
+            for sealed in _key_of(nb)["exercises"]:
+                body = sealed["check"]
+                if mode == "none":
+                    assert body == {"t": "recorded"} and sealed["salt"] == ""
+                else:
+                    assert _mistake_hashes(body) == [] and body.get("hint", "") == ""
+                    assert "percent" not in body and body.get("whole", []) == []
+                    assert body.get("wrong", []) == []
+
+
+def test_verdict_says_right_or_not_right_and_none_says_recorded():
+    """On chapter 3's exercises (the book's numbers): the right answer passes in full
+    and verdict; a known wrong answer gets its hint in full, a bare "not right" and no
+    points in verdict; in none both only get "answer recorded"."""
+    from fractions import Fraction
+
+    exercises = exercises_for(3)
+    checks = {mode: SealedCheck(seal_key(exercises, salt_seed="t", feedback=mode))
+              for mode in ("full", "verdict", "none")}
+    tried = 0
+    for ex in exercises:
+        wrong = None
+        if isinstance(ex.checker, NumberChecker) and ex.checker.mistakes:
+            wrong = ex.checker.mistakes[0].value
+        elif ex.function is not None and ex.function.wrong_versions:
+            wrong = ex.function.wrong_versions[0][0]
+        right = ex.function.reference if ex.function is not None else ex.solution
+        if isinstance(right, Fraction) or ex.function is not None:
+            assert checks["full"](ex.id, right).passed
+            verdict = checks["verdict"](ex.id, right)
+            assert verdict.passed and verdict.message == "right"
+            assert verdict.points == verdict.max_points
+        if wrong is not None and not checks["full"](ex.id, wrong).passed:
+            # (a wrong function may differ from the reference on hidden cases only)
+            full = checks["full"](ex.id, wrong)
+            verdict = checks["verdict"](ex.id, wrong)
+            assert not full.passed and len(full.message) > len("not right")
+            assert (verdict.passed, verdict.points, verdict.message) == (False, 0, "not right")
+            tried += 1
+        recorded = {str(checks["none"](ex.id, a)) for a in (right, wrong or 0.123)}
+        assert recorded == {f"{ex.id}: answer recorded (it is judged when your notebook "
+                            "is graded)"}
+        assert not hasattr(checks["none"](ex.id, right), "passed")
+        assert "not answered" in str(checks["none"](ex.id, ...))
+    assert tried >= 2
+
+
+def test_a_tuple_with_one_part_right_gets_nothing_and_no_detail_in_verdict():
+    tuples = [ex for ex in REGISTRY.values() if isinstance(ex.checker, TupleChecker)]
+    assert tuples
+    ex = tuples[0]
+    right = tuple(ex.solution)
+    half = (right[0], *(("wrong" if isinstance(v, str) else 12345.678) for v in right[1:]))
+    full = SealedCheck(seal_key([ex], feedback="full"))(ex.id, half)
+    verdict = SealedCheck(seal_key([ex], feedback="verdict"))(ex.id, half)
+    assert 0 < full.points < full.max_points and ex.checker.names[0] in full.message
+    assert (verdict.points, verdict.message) == (0, "not right")
+    assert SealedCheck(seal_key([ex], feedback="verdict"))(ex.id, right).passed
+
+
+def test_command_line_feedback_option(tmp_path):
+    nb = fixtures.chapter_notebook(WITH_EXERCISES[0])
+    src = tmp_path / f"{WITH_EXERCISES[0]:02d}_fixture.ipynb"
+    nbformat.write(nb, src)
+    for mode in ("full", "verdict", "none"):
+        assert student.main([str(src), "--out-dir", str(tmp_path / mode),
+                             "--feedback", mode]) == 0
+        copy_ = nbformat.read(tmp_path / mode / "notebooks" / src.name, as_version=4)
+        assert copy_.metadata["course"]["feedback"] == mode
+        assert SealedCheck(json.loads(_KEY.search("".join(
+            c.source for c in copy_.cells if "check-key" in c.metadata.get("tags", [])))[1])
+        ).feedback == mode
+    with pytest.raises(SystemExit):
+        student.main([str(src), "--out-dir", str(tmp_path / "x"), "--feedback", "some"])
+    with pytest.raises(ValueError, match="student and the copy id only"):
+        student_copy(nb, variant={"student": "a", "id": "0" * 16, "seed": "0" * 32})

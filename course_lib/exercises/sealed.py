@@ -25,6 +25,16 @@ reference in its own process for the student's own variant, and why a sealed che
 ever says "passed" where the grader would agree (a float is accepted locally only well
 inside the tolerance).
 
+How much a key tells is chosen when it is sealed (``feedback=``, :data:`FEEDBACK_MODES`):
+
+* ``"full"`` (practice): everything above, hints and per-part detail included;
+* ``"verdict"`` (graded homework): only the hashes of the accepted answers and, for a
+  function, the public cases with their expected outputs; ``check`` says right or not
+  right, nothing more (no hint, no part, no expected output). No hint text and no hash
+  of a wrong answer is in the key;
+* ``"none"`` (exams): no hash at all, only the exercises' ids and answer names; ``check``
+  says that the answer is recorded (:class:`Recorded`), nothing about its correctness.
+
 >>> from fractions import Fraction
 >>> from course_lib.exercises._core import Mistake, exact, value_exercise
 >>> ex = value_exercise(id="demo", chapter=3, title="t", question="q", answer_name="a",
@@ -37,6 +47,11 @@ inside the tolerance).
 '1/4 is not right. 1 - x'
 >>> "3/4" in seal_key([ex])
 False
+>>> verdict = SealedCheck(seal_key([ex], feedback="verdict"))
+>>> verdict("demo", Fraction(3, 4)).message, verdict("demo", Fraction(1, 4)).message
+('right', 'not right')
+>>> print(SealedCheck(seal_key([ex], feedback="none"))("demo", Fraction(1, 4)))
+demo: answer recorded (it is judged when your notebook is graded)
 """
 
 from __future__ import annotations
@@ -49,6 +64,7 @@ import math
 import secrets
 import zlib
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -81,7 +97,7 @@ from ._core import (
     tuple_answer,
 )
 
-__all__ = ["SealedCheck", "seal", "seal_key"]
+__all__ = ["FEEDBACK_MODES", "Recorded", "SealedCheck", "seal", "seal_key"]
 
 #: PBKDF2 iterations per hash: slow enough to make trying a fine grid of floats costly,
 #: fast enough that sealing a whole class takes seconds.
@@ -91,6 +107,10 @@ PUBLIC_CASES = 3
 #: Points where a formula is evaluated.
 FORMULA_POINTS = (0.11, 0.29, 0.5, 0.71, 0.93)
 VERSION = 1
+#: How much ``check`` tells, from most to least: hints, right or wrong, nothing.
+FEEDBACK_MODES = ("full", "verdict", "none")
+RIGHT, NOT_RIGHT = "right", "not right"
+RECORDED = "answer recorded (it is judged when your notebook is graded)"
 
 
 # --------------------------------------------------------------------------- hashing
@@ -164,7 +184,11 @@ def _number_matches(salt: str, sealed: dict, given: Fraction | float, *,
 
 
 # --------------------------------------------------------------------------- sealing
-def _seal_checker(checker: Any, salt: str) -> dict:
+def _seal_checker(checker: Any, salt: str, hints: bool = True) -> dict:
+    """The sealed form of a checker; without ``hints`` (a verdict key) only the hashes of
+    the accepted answers: no hint text, no wrong answer, no percent slip."""
+    if not hints:
+        return _seal_verdict(checker, salt)
     if isinstance(checker, NumberChecker):
         exp = checker.expected
         exact = isinstance(exp, Fraction)
@@ -208,6 +232,27 @@ def _seal_checker(checker: Any, salt: str) -> dict:
     return {"t": "deferred"}
 
 
+def _seal_verdict(checker: Any, salt: str) -> dict:
+    """:func:`_seal_checker` for a verdict key: the accepted answers only."""
+    if isinstance(checker, NumberChecker):
+        exp = checker.expected
+        exact = isinstance(exp, Fraction)
+        return {"t": "number", "exact": exact, "tol": checker.tol, "hint": "",
+                "ref": _number_seal(salt, exp, max(checker.tol, 1e-9) if exact else checker.tol),
+                "mistakes": []}
+    if isinstance(checker, ChoiceChecker):
+        return {"t": "choice", "options": dict(checker.options), "hint": "",
+                "ref": _hash(salt, f"C:{checker.expected}"), "mistakes": {}}
+    if isinstance(checker, TupleChecker):
+        return {"t": "tuple", "names": list(checker.names),
+                "parts": [_seal_verdict(p, salt) for p in checker.parts], "whole": []}
+    if isinstance(checker, PredicateChecker) and checker.expression is not None:
+        expected, symbol, _mistakes, _hint = checker.expression
+        return {"t": "formula", "symbol": symbol.name, "hint": "",
+                "ref": _formula_seal(salt, expected, symbol), "mistakes": []}
+    return {"t": "deferred"}
+
+
 def _formula_values(expr: Any, symbol: Any) -> list[float] | None:
     import sympy
 
@@ -230,47 +275,91 @@ def _formula_seal(salt: str, expr: Any, symbol: Any, hint: str = "") -> list[dic
     return [_number_seal(salt, v, 1e-9, hint) for v in values]
 
 
-def _seal_function(ex: Exercise, salt: str) -> dict:
+def _seal_function(ex: Exercise, salt: str, hints: bool = True) -> dict:
     spec = ex.function
     assert spec is not None
     cases = spec.cases(0)
     cases = sorted(cases, key=_case_size)[:PUBLIC_CASES]
     expected = [encode_answer(_reference_output(spec.reference, c)) for c in cases]
     wrong = [{"outputs": [encode_answer(_reference_output(f, c)) for c in cases], "hint": h}
-             for f, h in spec.wrong_versions]
+             for f, h in spec.wrong_versions] if hints else []
     return {"t": "function", "signature": spec.signature, "compare": spec.unique_output,
             "cases": [encode_answer(c) for c in cases], "expected": expected,
             "wrong": wrong}
 
 
-def seal(ex: Exercise, *, salt: str | None = None) -> dict:
-    """The sealed form of one exercise (a JSON-able dict without its answer)."""
+def _mode(feedback: str) -> str:
+    if feedback not in FEEDBACK_MODES:
+        raise ValueError(f"feedback must be one of {', '.join(FEEDBACK_MODES)}, got {feedback!r}")
+    return feedback
+
+
+def seal(ex: Exercise, *, salt: str | None = None, feedback: str = "full") -> dict:
+    """The sealed form of one exercise (a JSON-able dict without its answer): with
+    ``feedback="verdict"`` without hints and wrong answers, with ``"none"`` without any
+    hash (the exercise's id, points and answer name only)."""
+    if _mode(feedback) == "none":
+        return {"id": ex.id, "points": ex.points, "answer_name": ex.answer_name,
+                "kind": ex.kind, "salt": "", "check": {"t": "recorded"}}
     salt = secrets.token_hex(16) if salt is None else salt
-    body = (_seal_function(ex, salt) if ex.kind == "function"
-            else _seal_checker(ex.checker, salt))
+    hints = feedback == "full"
+    body = (_seal_function(ex, salt, hints) if ex.kind == "function"
+            else _seal_checker(ex.checker, salt, hints))
     return {"id": ex.id, "points": ex.points, "answer_name": ex.answer_name,
             "kind": ex.kind, "salt": salt, "check": body}
 
 
-def seal_key(exercises: Iterable[Exercise], *, salt_seed: str | None = None) -> str:
+def seal_key(exercises: Iterable[Exercise], *, salt_seed: str | None = None,
+             feedback: str = "full") -> str:
     """A sealed key for the given exercises, as one ASCII string.
 
     Each exercise has its own salt: random, or derived from ``salt_seed`` (so that the
-    same copy is written byte for byte again; a per-student copy passes its seed).
+    same copy is written byte for byte again; a per-student copy passes its copy id,
+    never the seed of its variants). ``feedback`` is one of :data:`FEEDBACK_MODES`.
     """
+    _mode(feedback)
 
     def salt(ex: Exercise) -> str | None:
         if salt_seed is None:
             return None
         return hashlib.sha256(f"salt|{salt_seed}|{ex.id}".encode()).hexdigest()[:32]
 
-    data = {"version": VERSION, "iterations": ITERATIONS,
-            "exercises": [seal(ex, salt=salt(ex)) for ex in exercises]}
+    data = {"version": VERSION, "iterations": ITERATIONS, "feedback": feedback,
+            "exercises": [seal(ex, salt=salt(ex), feedback=feedback) for ex in exercises]}
     raw = json.dumps(data, separators=(",", ":"), sort_keys=True).encode()
     return base64.b64encode(zlib.compress(raw, 9)).decode("ascii")
 
 
 # --------------------------------------------------------------------------- checking
+@dataclass(frozen=True)
+class Recorded:
+    """What ``check`` shows in a copy without feedback (an exam): the answer is recorded,
+    nothing about whether it is right.
+
+    >>> print(Recorded("demo", RECORDED))
+    demo: answer recorded (it is judged when your notebook is graded)
+    """
+
+    exercise_id: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.exercise_id}: {self.message}"
+
+    __repr__ = __str__
+
+    def _repr_html_(self) -> str:
+        import html
+
+        return ('<div role="status" style="border:2px solid #555;border-radius:4px;'
+                'padding:0.4em 0.7em;margin:0.3em 0;background:#f4f4f4;color:#111;">'
+                f"<strong>{html.escape(self.exercise_id)}</strong>: "
+                f"{html.escape(self.message)}</div>")
+
+    def to_dict(self) -> dict:
+        return {"exercise_id": self.exercise_id, "message": self.message}
+
+
 class SealedCheck:
     """``check(exercise_id, answer)`` in a student's copy, from a sealed key.
 
@@ -288,41 +377,53 @@ class SealedCheck:
         if not isinstance(data, dict) or data.get("version") != VERSION:
             raise ValueError("this sealed key was written by another version of course_lib")
         self._exercises = {e["id"]: e for e in data["exercises"]}
+        self.feedback = str(data.get("feedback", "full"))
+        if self.feedback not in FEEDBACK_MODES:
+            raise ValueError(f"this sealed key has an unknown feedback mode {self.feedback!r}")
 
     def __repr__(self) -> str:
-        return f"<SealedCheck of {len(self._exercises)} exercises>"
+        return f"<SealedCheck of {len(self._exercises)} exercises, feedback {self.feedback}>"
 
     @property
     def ids(self) -> list[str]:
         """The exercise ids this key can check."""
         return list(self._exercises)
 
-    def __call__(self, exercise_id: str, answer: Any) -> Feedback:
+    def __call__(self, exercise_id: str, answer: Any) -> Feedback | Recorded:
         sealed = self._exercises.get(exercise_id)
         if sealed is None:
             raise ValueError(f"this copy has no exercise {exercise_id!r}; its exercises: "
                              f"{', '.join(self._exercises)}")
+        if self.feedback == "none":
+            return Recorded(exercise_id, NOT_ANSWERED if answer is Ellipsis else RECORDED)
         points = int(sealed["points"])
+        only_verdict = self.feedback == "verdict"
 
-        def feedback(share: float, message: str) -> Feedback:
+        def feedback(share: float, message: str, judged: bool = True) -> Feedback:
+            if only_verdict and judged:  # right or not right: no partial points, no why
+                share, message = (1.0, RIGHT) if share >= 1.0 else (0.0, NOT_RIGHT)
             return Feedback(exercise_id, share >= 1.0, round(share * points, 4), points,
                             message)
 
         if answer is Ellipsis:
-            return feedback(0.0, NOT_ANSWERED)
+            return feedback(0.0, NOT_ANSWERED, judged=False)
         body = sealed["check"]
         salt = sealed["salt"]
         if body["t"] == "function":
-            return feedback(*_check_function(body, answer))
+            if not callable(answer) or isinstance(answer, _Callable):
+                return feedback(*_check_function(body, answer), judged=False)
+            # several right outputs: the message lists the student's own outputs only
+            return feedback(*_check_function(body, answer), judged=bool(body["compare"]))
         if callable(answer) and not _is_sympy(answer):
-            return feedback(0.0, "expected a value, got a function")
+            return feedback(0.0, "expected a value, got a function", judged=False)
         try:
             share, message = _verdict(body, salt, answer)
-        except Reject as exc:
-            return feedback(0.0, str(exc))
+        except Reject as exc:  # the answer could not be read: says nothing of the reference
+            return feedback(0.0, str(exc), judged=False)
         except Exception as exc:  # noqa: BLE001 - an odd answer must not crash a check
-            return feedback(0.0, f"could not check this answer ({type(exc).__name__}: {exc})")
-        return feedback(share, message)
+            return feedback(0.0, f"could not check this answer ({type(exc).__name__}: {exc})",
+                            judged=False)
+        return feedback(share, message, judged=body["t"] != "deferred")
 
 
 def _verdict(body: dict, salt: str, answer: Any) -> tuple[float, str]:

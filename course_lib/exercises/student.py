@@ -34,14 +34,24 @@ Before the first answer cell comes one cell that defines ``check`` from a *seale
 wrong answers, and public cases for functions, never an answer. So a copy gives instant
 feedback on a machine without the instructor-only answer key.
 
+How much ``check`` tells is chosen with ``--feedback`` (recorded in
+``metadata.course.feedback``): ``full`` (the default, for practice) gives the hints of the
+likely mistakes and the per-part detail; ``verdict`` (graded homework) says only right or
+not right, and its key holds no hint and no hash of a wrong answer; ``none`` (exams) says
+only that the answer is recorded, and its key holds no hash at all
+(:mod:`course_lib.exercises.sealed`).
+
 The copies go to ``OUT/notebooks/`` with the data they read in ``OUT/data/``.
 Per-student copies (``--roster roster.csv --secret-file class.secret``): each student
 gets such a folder ``OUT/<student>/`` with copies whose exercises that have variants show
-data drawn from the student's seed (:mod:`course_lib.exercises.seeds`), recorded in
-``metadata.course.variant`` (the student and the seed); the grader recomputes the seed
-from the secret and the submitted file's name. The roster is a CSV file with a column
-``student``: the id each student's submission will be named by (``alice.ipynb``). The
-secret file is created (random, readable by its owner only) when it does not exist.
+data drawn from the student's seed (:mod:`course_lib.exercises.seeds`). The copy never
+holds that seed, nor anything it can be computed from (with the public answer key it
+would give every answer of the variant): ``metadata.course.variant`` records the student
+and the copy's id (:func:`~course_lib.exercises.seeds.copy_id`), and the salts of its
+sealed key are derived from that id. The grader recomputes the seed from the secret and
+the submitted file's name. The roster is a CSV file with a column ``student``: the id
+each student's submission will be named by (``alice.ipynb``). The secret file is created
+(random, readable by its owner only) when it does not exist.
 """
 
 from __future__ import annotations
@@ -63,7 +73,8 @@ import nbformat
 
 from course_lib.exercises import get
 from course_lib.exercises._core import Exercise
-from course_lib.exercises.seeds import exercise_seed, normalize_student, student_seed
+from course_lib.exercises.sealed import FEEDBACK_MODES
+from course_lib.exercises.seeds import copy_id, exercise_seed, normalize_student, student_seed
 
 __all__ = ["answer_cell", "answer_note", "book_index", "chapter_of", "check_cell",
            "read_roster", "read_secret", "student_copy", "student_exercises",
@@ -133,15 +144,28 @@ def student_exercises(chapter: int, seed: str | None = None) -> dict[str, Exerci
             for ex in exercises_for(chapter)}
 
 
-def check_cell(exercises: Sequence[Exercise], salt_seed: str = "book") -> Any:
+#: The comment over the sealed key of a copy, by feedback mode.
+KEY_COMMENT = {
+    "full": "# The checks of this copy: salted hashes of the accepted and of the typical\n"
+            "# wrong answers, never an answer. Run this cell before your answers.\n",
+    "verdict": "# The checks of this copy: salted hashes of the accepted answers, never an\n"
+               "# answer; check says right or not right, without hints. Run this cell\n"
+               "# before your answers.\n",
+    "none": "# check records your answers; it does not say whether they are right (they\n"
+            "# are judged when your notebook is graded). Run this cell before your answers.\n",
+}
+
+
+def check_cell(exercises: Sequence[Exercise], salt_seed: str = "book",
+               feedback: str = "full") -> Any:
     """The cell that defines ``check`` in a student copy, from a sealed key (its salts
-    derived from ``salt_seed``, so that a copy is deterministic)."""
+    derived from ``salt_seed``, so that a copy is deterministic; ``feedback`` is one of
+    :data:`~course_lib.exercises.sealed.FEEDBACK_MODES`)."""
     from course_lib.exercises.sealed import seal_key
 
-    source = ("# The checks of this copy: salted hashes of the accepted and of the typical\n"
-              "# wrong answers, never an answer. Run this cell before your answers.\n"
-              "from course_lib.exercises import SealedCheck\n\n"
-              f"check = SealedCheck({json.dumps(seal_key(exercises, salt_seed=salt_seed))})")
+    key = seal_key(exercises, salt_seed=salt_seed, feedback=feedback)
+    source = (KEY_COMMENT[feedback] + "from course_lib.exercises import SealedCheck\n\n"
+              f"check = SealedCheck({json.dumps(key)})")
     cell = nbformat.v4.new_code_cell(source)
     cell.metadata = nbformat.NotebookNode({"tags": ["check-key"],
                                            "jupyter": {"source_hidden": True}})
@@ -247,7 +271,8 @@ def _as_the_book_prints(out: Any, source: Any, *, chapter: int | None, name: str
 
 def student_copy(nb: Any, *, chapter: int | None = None, name: str = "",
                  exercises: Mapping[str, Exercise] | None = None,
-                 variant: Mapping[str, str] | None = None, book: Any = None) -> Any:
+                 variant: Mapping[str, str] | None = None, book: Any = None,
+                 feedback: str = "full") -> Any:
     """A student copy of notebook ``nb`` (not modified): solutions out, stubs in.
 
     Parameters
@@ -257,8 +282,13 @@ def student_copy(nb: Any, *, chapter: int | None = None, name: str = "",
     name : the notebook's file name, for the chapter and for error messages
     exercises : id -> the exercise as this student sees it (a variant's question replaces
         the book's); default: the book's exercises
-    variant : ``{"student": ..., "seed": ...}`` recorded in ``metadata.course.variant``
+    variant : ``{"student": ..., "id": copy_id(secret, student)}``, recorded in
+        ``metadata.course.variant``; its ``id`` also seeds the sealed key's salts. It must
+        not hold the student's seed (refused: with the public answer key the seed gives
+        every answer of the variant)
     book : :func:`book_index` (read now when None; pass it when making many copies)
+    feedback : ``"full"``, ``"verdict"`` or ``"none"``: how much ``check`` tells
+        (:mod:`course_lib.exercises.sealed`), recorded in ``metadata.course.feedback``
 
     Raises
     ------
@@ -266,6 +296,11 @@ def student_copy(nb: Any, *, chapter: int | None = None, name: str = "",
         On a ``solution-start`` without its ``solution-end``, an end without a start, an
         exercise id unknown to the registry, or a role the book's text cannot resolve.
     """
+    if feedback not in FEEDBACK_MODES:
+        raise ValueError(f"feedback must be one of {', '.join(FEEDBACK_MODES)}, got {feedback!r}")
+    if variant is not None and (set(variant) != {"student", "id"}):
+        raise ValueError("a copy's variant records the student and the copy id only, "
+                         f"got the keys {sorted(variant)}")
     chapter = chapter if chapter is not None else chapter_of(nb, name)
     if exercises is None:
         exercises = student_exercises(chapter) if chapter is not None else {}
@@ -318,12 +353,16 @@ def student_copy(nb: Any, *, chapter: int | None = None, name: str = "",
     if open_id is not None:
         raise ValueError(f"{name}: the solution of {open_id!r} has no solution-end")
     if used:
-        salt_seed = (variant or {}).get("seed") or "book"
-        cells.insert(key_at if key_at is not None else len(cells), check_cell(used, salt_seed))
+        salt_seed = "book" if variant is None else "copy:" + str(variant["id"])
+        cells.insert(key_at if key_at is not None else len(cells),
+                     check_cell(used, salt_seed, feedback))
     out.cells = cells
     out.metadata.pop("widgets", None)
     if chapter is not None:
         out.metadata["course"] = {**dict(out.metadata.get("course", {})), "chapter": chapter}
+    course = out.metadata.setdefault("course", {})
+    course.pop("variant", None)  # never a variant the chapter itself might carry
+    course["feedback"] = feedback
     if variant is not None:
         out.metadata.setdefault("course", {})["variant"] = dict(variant)
     return _as_the_book_prints(out, nb, chapter=chapter, name=name, book=book)
@@ -373,12 +412,13 @@ def read_secret(path: Path | str, *, create: bool = False) -> str:
 
 def write_student_copies(paths: Sequence[Path | str], out_dir: Path | str, *,
                          students: Sequence[str] | None = None,
-                         secret: str | None = None) -> list[Path]:
+                         secret: str | None = None, feedback: str = "full") -> list[Path]:
     """Write the student copy of each notebook, with the data it reads, into ``out_dir``:
     ``out_dir/notebooks/NN_name.ipynb`` beside ``out_dir/data/`` (the chapters read
     ``../data/...``, as in the repository and in the grader). With ``students`` and
     ``secret``, one such folder per student, ``out_dir/<student>/``, with that student's
-    variants: a folder to hand out whole."""
+    variants: a folder to hand out whole. ``feedback``: how much ``check`` tells
+    (``"full"``, ``"verdict"``, ``"none"``)."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     if (students is None) != (secret is None):
@@ -396,10 +436,10 @@ def write_student_copies(paths: Sequence[Path | str], out_dir: Path | str, *,
             chapter = chapter_of(nb, path.name)
             exercises = (student_exercises(chapter, seed)
                          if chapter is not None and _has_exercises(chapter) else {})
-            variant = None if student is None or seed is None else {"student": student,
-                                                                    "seed": seed}
+            variant = (None if student is None or secret is None
+                       else {"student": student, "id": copy_id(secret, student)})
             copy_ = student_copy(nb, name=path.name, chapter=chapter, exercises=exercises,
-                                 variant=variant, book=book)
+                                 variant=variant, book=book, feedback=feedback)
             target = folder / "notebooks" / path.name
             nbformat.write(copy_, target)
             written.append(target)
@@ -434,6 +474,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "with that student's variants")
     parser.add_argument("--secret-file", type=Path, default=None,
                         help="the class secret (created if missing; needed with --roster)")
+    parser.add_argument("--feedback", choices=FEEDBACK_MODES, default="full",
+                        help="what check says: full = hints of the likely mistake (practice), "
+                             "verdict = right or not right only (graded homework), "
+                             "none = 'answer recorded' only (exams); default full")
     args = parser.parse_args(argv)
     if (args.roster is None) != (args.secret_file is None):
         parser.error("--roster and --secret-file go together")
@@ -441,7 +485,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         students = read_roster(args.roster) if args.roster else None
         secret = read_secret(args.secret_file, create=True) if args.secret_file else None
         written = write_student_copies(args.notebooks, args.out_dir, students=students,
-                                       secret=secret)
+                                       secret=secret, feedback=args.feedback)
     except (OSError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
