@@ -382,8 +382,7 @@ def variant_note(nb: Any, student: str, secret: str | None,
         own = copy_id(secret, student)
         mine = recorded.get("id") == own or recorded.get("seed") == student_seed(secret, student)
         if not mine:
-            owner = _exports.terminal_safe(str(recorded.get("student", "?"))[:80]) \
-                if hasattr(_exports, "terminal_safe") else str(recorded.get("student", "?"))[:80]
+            owner = _exports.escape_controls(str(recorded.get("student", "?"))[:80])
             return (f"[This copy was made for {owner!r}, not for {student!r}: it is graded "
                     f"on {student!r}'s own numbers.] ")
     foreign = foreign_questions(nb, exercises)
@@ -471,17 +470,26 @@ class _Limits:
     scratch_mb: int = _sandbox.SCRATCH_MB
 
 
-def _process_cap(extra: int) -> int:
+def _own_count() -> bool:
+    """Whether Linux counts RLIMIT_NPROC per user namespace (5.14 and later)."""
+    try:
+        major, minor = (int(x) for x in os.uname().release.split(".")[:2])
+    except ValueError:
+        return False
+    return (major, minor) >= (5, 14)
+
+
+def _process_cap(extra: int, sandbox: str = "bwrap") -> int:
     """RLIMIT_NPROC for a kernel that may start ``extra`` processes and threads.
 
-    A root grader gives each kernel a uid of its own (:func:`_sandbox.sandbox_uid`), so
-    the cap is exactly ``extra``. Otherwise Linux counts every task of the user (all of
-    them on kernels before 5.14, or without a user namespace), so the cap is ``extra``
-    above what the grading account runs now.
+    A root grader gives each kernel a uid of its own (:func:`_sandbox.sandbox_uid`), and
+    a user's sandbox is a user namespace of its own, where Linux 5.14 and later count the
+    namespace's tasks only: the cap is then exactly ``extra``. Otherwise Linux counts
+    every task of the user, so the cap is ``extra`` above what the account runs now.
     """
     if extra <= 0:
         return 0
-    if os.geteuid() == 0:
+    if os.geteuid() == 0 or (sandbox == "bwrap" and _own_count()):
         return extra
     import psutil
 
@@ -586,7 +594,7 @@ async def _execute(nb: Any, exercises: Sequence[Exercise], cases: dict[str, list
                               "cases": cases.get(ex.id, [])} for ex in exercises]}
     inner = [sys.executable, "-s", "-m", "course_lib.exercises._kernel",
              "--memory-mb", str(int(limits.memory_mb)),
-             "--max-procs", str(_process_cap(limits.max_procs)),
+             "--max-procs", str(_process_cap(limits.max_procs, box.mode)),
              "--max-file-mb", str(limits.scratch_mb), "-f", "{connection_file}"]
     km = _kernel_manager(box.argv(inner), box.uid)
     km.transport = "ipc"
@@ -1494,8 +1502,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"assignment: chapter {chapter} ({how})")
     flagged = sorted({r.student for r in rows if r.status == "other_student"})
     if flagged:
+        names = ", ".join(_exports.escape_controls(n) for n in flagged[:10])
         print(f"copies made for another student: {len(flagged)} "
-              f"({', '.join(flagged[:10])}{' ...' if len(flagged) > 10 else ''})")
+              f"({names}{' ...' if len(flagged) > 10 else ''})")
     print(SANDBOX_SUMMARY[args.sandbox])
     return 0
 
