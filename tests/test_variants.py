@@ -12,7 +12,7 @@ import json
 import pytest
 
 from course_lib.exercises import REGISTRY, SOLUTION_IMPORTS
-from course_lib.exercises.seeds import exercise_seed, student_seed
+from course_lib.exercises.seeds import copy_id, exercise_seed, student_seed
 
 VARIANT_IDS = [ex.id for ex in REGISTRY.values() if ex.variants is not None]
 SEEDS = [0, 1, 2, 3, 17]
@@ -116,8 +116,10 @@ def test_per_student_copies_carry_their_own_variant(tmp_path):
     own = {}
     for name, nb in copies.items():
         variant = nb.metadata["course"]["variant"]
-        assert variant == {"student": name, "seed": student_seed(secret, name)}
-        own[name] = student_exercises(3, variant["seed"])
+        # the copy names its student and its copy id, never the seed
+        assert variant == {"student": name, "id": copy_id(secret, name)}
+        assert "seed" not in variant
+        own[name] = student_exercises(3, student_seed(secret, name))
         text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
         for ex in own[name].values():
             if ex.variants is not None:

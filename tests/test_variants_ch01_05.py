@@ -286,6 +286,7 @@ def test_per_student_copies_show_and_seal_their_own_variant(tmp_path, number):
     import nbformat
 
     from course_lib.exercises import student
+    from course_lib.exercises.seeds import copy_id, student_seed
     from course_lib.exercises.student import student_exercises
 
     roster = tmp_path / "roster.csv"
@@ -293,10 +294,15 @@ def test_per_student_copies_show_and_seal_their_own_variant(tmp_path, number):
     path = chapter(NOTEBOOKS[number])
     assert student.main([str(path), "--out-dir", str(tmp_path / "out"), "--roster",
                          str(roster), "--secret-file", str(tmp_path / "class.secret")]) == 0
+    secret = (tmp_path / "class.secret").read_text().strip()
     own = {}
     for name in ("alice", "bob"):
         nb = nbformat.read(tmp_path / "out" / name / "notebooks" / path.name, as_version=4)
-        own[name] = student_exercises(number, nb.metadata["course"]["variant"]["seed"])
+        # the copy names its student and its copy id, never the seed
+        variant = nb.metadata["course"]["variant"]
+        assert variant == {"student": name, "id": copy_id(secret, name)}
+        assert "seed" not in variant
+        own[name] = student_exercises(number, student_seed(secret, name))
         text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
         for ex in own[name].values():
             if ex.variants is not None:
