@@ -304,6 +304,231 @@ def _curve_cases(seed: int) -> list[dict]:
     return [{"points": c} for c in cases]
 
 
+# ------------------------------------------------------------------ question 4: variants
+_BOOK_Q4: dict = {"positives": None}
+
+
+def _max_auc_book() -> Exercise:
+    """The book's exercise, as printed."""
+    return function_exercise(
+        id="d-q4-max-auc", chapter=13, title="The largest AUC below 1",
+        question="""
+On a sample of $m \\ge 2$ objects (both classes present, ties allowed and counting one
+half), the ROC AUC is known to be below 1. What is the largest value it can have? Write
+`max_auc(m)` returning it, exactly (a `Fraction`) or as a float.
+""",
+        answer_name="max_auc",
+        solution_code='''
+def max_auc(m):
+    m1 = m // 2          # the most pairs: balanced classes
+    m0 = m - m1
+    return 1 - Fraction(1, 2 * m1 * m0)  # one tied pair, all others right
+''',
+        spec=FunctionSpec(
+            reference=_max_auc_reference, cases=_m_cases, judge=_judge_exact,
+            wrong_versions=(
+                (_max_auc_no_ties, "Ties are allowed: a single tied pair loses only "
+                                   "1/(2 m1 m0)."),
+                (_max_auc_one_positive, "The step 1/(2 m1 m0) is smallest when m1 m0 is "
+                                        "largest: balanced classes, not one positive."),
+                (_max_auc_one_positive_no_ties, "Ties are allowed, and the step is smallest "
+                                                "for balanced classes (m1 m0 largest)."),
+            ),
+            signature="m"),
+        worked=(
+            'The AUC is a multiple of 1/(2 m1 m0); below 1 it is at most 1 - 1/(2 m1 '
+            'm0) (one tied pair), largest for balanced classes: 1 - 1/(2 floor(m/2) '
+            'ceil(m/2)).'
+        ),
+    )
+
+
+def _max_auc_limited(k: int) -> Any:
+    """The largest AUC below 1 on ``m`` objects of which at most ``k`` are positive."""
+    def max_auc(m):
+        if m < 2:
+            raise ValueError(f"m must be at least 2, got {m}")
+        m1 = min(k, m // 2)
+        return 1 - Fraction(1, 2 * m1 * (m - m1))
+    return max_auc
+
+
+def _max_auc_limited_no_ties(k: int) -> Any:
+    def max_auc(m):
+        m1 = min(k, m // 2)
+        return 1 - Fraction(1, m1 * (m - m1))
+    return max_auc
+
+
+def _max_auc_cases(k: int) -> Any:
+    """The book's cases, after two sizes where the limit of ``k`` positives binds."""
+    def cases(seed: int) -> list[dict]:
+        first = [{"m": 2 * k + 2}, {"m": 4 * k + 3}]
+        return first + [c for c in _m_cases(seed) if c not in first]
+    return cases
+
+
+def _max_auc(data: dict) -> Exercise:
+    if data == _BOOK_Q4:
+        return _max_auc_book()
+    k = int(data["positives"])
+    at_most = "at most one positive" if k == 1 else f"at most {k} positives"
+    wrong: list[tuple[Any, str]] = [
+        (_max_auc_limited_no_ties(k),
+         f"Ties are allowed: a single tied pair loses only 1/(2 m1 m0), here with "
+         f"m1 = min({k}, floor(m/2))."),
+        (_max_auc_reference,
+         f"The sample has {at_most}: balanced classes are possible only while "
+         f"floor(m/2) <= {k}; take m1 = min({k}, floor(m/2))."),
+    ]
+    if k > 1:
+        wrong += [
+            (_max_auc_one_positive,
+             f"The step 1/(2 m1 m0) is smallest when m1 m0 is largest: as many positives "
+             f"as allowed, min({k}, floor(m/2)), not one."),
+            (_max_auc_one_positive_no_ties,
+             f"Ties are allowed, and the step is smallest for m1 = min({k}, floor(m/2)) "
+             "positives (m1 m0 largest)."),
+        ]
+    return function_exercise(
+        id="d-q4-max-auc", chapter=13, title="The largest AUC below 1",
+        question=f"""
+On a sample of $m \\ge 2$ objects with {at_most} (both classes present, ties allowed
+and counting one half), the ROC AUC is known to be below 1. What is the largest value it
+can have? Write `max_auc(m)` returning it, exactly (a `Fraction`) or as a float.
+""",
+        answer_name="max_auc",
+        solution_code=f'''
+def max_auc(m):
+    m1 = min({k}, m // 2)  # the most pairs with {at_most}
+    m0 = m - m1
+    return 1 - Fraction(1, 2 * m1 * m0)  # one tied pair, all others right
+''',
+        spec=FunctionSpec(
+            reference=_max_auc_limited(k), cases=_max_auc_cases(k), judge=_judge_exact,
+            wrong_versions=tuple(wrong), signature="m"),
+        worked=(
+            f"The AUC is a multiple of 1/(2 m1 m0); below 1 it is at most 1 - 1/(2 m1 "
+            f"m0) (one tied pair). m1 m0 = m1 (m - m1) grows with m1 up to m/2, and "
+            f"there are at most {k} positives, so m1 = min({k}, floor(m/2)): "
+            f"1 - 1/(2 m1 (m - m1)). For m > {2 * k + 1} the limit binds and the classes "
+            "cannot be balanced."
+        ),
+    )
+
+
+def _draw_max_auc(rng: np.random.Generator) -> dict:
+    """A limit of 1 to 60 positives (the book's answer is wrong once m > 2k + 1)."""
+    return {"positives": int(rng.integers(1, 61))}
+
+
+# ------------------------------------------------------------------ question 7: variants
+_BOOK_Q7: dict = {"copies": None}
+
+
+def _thinning_book() -> Exercise:
+    """The book's exercise, as printed."""
+    return function_exercise(
+        id="d-q7-thinning-precision", chapter=13, title="Precision after thinning",
+        question="""
+At a fixed threshold a classifier has precision `precision`. We keep each positive with
+probability `keep_pos` and each negative with probability `keep_neg` (both in $(0, 1]$).
+Write `thinned_precision(precision, keep_pos, keep_neg)`: the precision we expect at
+the same threshold afterwards (with the expected counts). (Dyakonov's word is
+*точность*, which also reads as accuracy; the solution treats that reading too.)
+""",
+        answer_name="thinned_precision",
+        solution_code='''
+def thinned_precision(precision, keep_pos, keep_neg):
+    # expected true positives, per object called positive
+    tp = precision * keep_pos
+    fp = (1 - precision) * keep_neg
+    return tp / (tp + fp)
+''',
+        spec=FunctionSpec(
+            reference=_thinned_precision, cases=_precision_cases,
+            wrong_versions=(
+                (lambda precision, keep_pos, keep_neg: precision,
+                 HINTS["unchanged"] + " Precision depends on the balance of the classes."),
+                (lambda precision, keep_pos, keep_neg:
+                 _thinned_precision(precision, keep_neg, keep_pos),
+                 "keep_pos thins the true positives and keep_neg the false positives; they "
+                 "are swapped."),
+            ),
+            signature="precision, keep_pos, keep_neg"),
+        worked=(
+            'Per object called positive, P k1 positives and (1 - P) k0 negatives '
+            'remain: P k1 / (P k1 + (1 - P) k0).'
+        ),
+    )
+
+
+def _copied_precision(side: str, r: int, swap: bool = False) -> Any:
+    """Precision after thinning, the kept objects of one class copied ``r`` times."""
+    a, b = (r, 1) if side == "positives" else (1, r)
+
+    def thinned_precision(precision, keep_pos, keep_neg):
+        k1, k0 = (keep_neg, keep_pos) if swap else (keep_pos, keep_neg)
+        tp, fp = precision * k1 * a, (1 - precision) * k0 * b
+        return tp / (tp + fp)
+    return thinned_precision
+
+
+def _thinning(data: dict) -> Exercise:
+    if data == _BOOK_Q7:
+        return _thinning_book()
+    side, r = str(data["side"]), int(data["copies"])
+    other = "negatives" if side == "positives" else "positives"
+    one = side[:-1]
+    tp_factor, fp_factor = (f" * {r}", "") if side == "positives" else ("", f" * {r}")
+    tp_word, fp_word = (f"{r} ", "") if side == "positives" else ("", f"{r} ")
+    return function_exercise(
+        id="d-q7-thinning-precision", chapter=13, title="Precision after thinning",
+        question=f"""
+At a fixed threshold a classifier has precision `precision`. We keep each positive with
+probability `keep_pos` and each negative with probability `keep_neg` (both in $(0, 1]$),
+and then oversample the {side}: every kept {one} is copied so that it appears {r} times.
+Write `thinned_precision(precision, keep_pos, keep_neg)`: the precision we expect at the
+same threshold afterwards (with the expected counts). (Dyakonov's word is *точность*,
+which also reads as accuracy; the solution treats that reading too.)
+""",
+        answer_name="thinned_precision",
+        solution_code=f'''
+def thinned_precision(precision, keep_pos, keep_neg):
+    # expected true positives, per object called positive; each kept {one} counts {r} times
+    tp = precision * keep_pos{tp_factor}
+    fp = (1 - precision) * keep_neg{fp_factor}
+    return tp / (tp + fp)
+''',
+        spec=FunctionSpec(
+            reference=_copied_precision(side, r), cases=_precision_cases,
+            wrong_versions=(
+                (lambda precision, keep_pos, keep_neg: precision,
+                 HINTS["unchanged"] + " Precision depends on the balance of the classes."),
+                (_copied_precision(side, r, swap=True),
+                 "keep_pos thins the true positives and keep_neg the false positives; they "
+                 "are swapped."),
+                (_thinned_precision,
+                 f"The kept {side} are oversampled: each appears {r} times, so their "
+                 f"expected count is multiplied by {r}."),
+                (_copied_precision(other, r),
+                 f"It is the {side} that are copied {r} times, not the {other}."),
+            ),
+            signature="precision, keep_pos, keep_neg"),
+        worked=(
+            f"Per object called positive, {tp_word}P k1 positives and {fp_word}(1 - P) k0 "
+            f"negatives remain (each kept {one} appears {r} times): "
+            f"{tp_word}P k1 / ({tp_word}P k1 + {fp_word}(1 - P) k0)."
+        ),
+    )
+
+
+def _draw_thinning(rng: np.random.Generator) -> dict:
+    """Positives or negatives copied 2 to 30 times after the thinning."""
+    side = ("negatives", "positives")[int(rng.integers(2))]
+    return {"side": side, "copies": int(rng.integers(2, 31))}
+
+
 # ------------------------------------------------------------------ the book's value exercises
 def _ks_rare_book() -> Exercise:
     """The book's exercise, as printed."""
@@ -1032,73 +1257,11 @@ def object_scores(w, reference, objects):
         ),
     ),
     with_variants(_gain_above, _BOOK_Q3, _draw_gain_above),
-    function_exercise(
-        id="d-q4-max-auc", chapter=13, title="The largest AUC below 1",
-        question="""
-On a sample of $m \\ge 2$ objects (both classes present, ties allowed and counting one
-half), the ROC AUC is known to be below 1. What is the largest value it can have? Write
-`max_auc(m)` returning it, exactly (a `Fraction`) or as a float.
-""",
-        answer_name="max_auc",
-        solution_code='''
-def max_auc(m):
-    m1 = m // 2          # the most pairs: balanced classes
-    m0 = m - m1
-    return 1 - Fraction(1, 2 * m1 * m0)  # one tied pair, all others right
-''',
-        spec=FunctionSpec(
-            reference=_max_auc_reference, cases=_m_cases, judge=_judge_exact,
-            wrong_versions=(
-                (_max_auc_no_ties, "Ties are allowed: a single tied pair loses only "
-                                   "1/(2 m1 m0)."),
-                (_max_auc_one_positive, "The step 1/(2 m1 m0) is smallest when m1 m0 is "
-                                        "largest: balanced classes, not one positive."),
-                (_max_auc_one_positive_no_ties, "Ties are allowed, and the step is smallest "
-                                                "for balanced classes (m1 m0 largest)."),
-            ),
-            signature="m"),
-        worked=(
-            'The AUC is a multiple of 1/(2 m1 m0); below 1 it is at most 1 - 1/(2 m1 '
-            'm0) (one tied pair), largest for balanced classes: 1 - 1/(2 floor(m/2) '
-            'ceil(m/2)).'
-        ),
-    ),
+    with_variants(_max_auc, _BOOK_Q4, _draw_max_auc),
     with_variants(_averaging, _BOOK_Q5A, _draw_averaging),
     with_variants(_example, _BOOK_Q5E, _draw_example),
     with_variants(_transformations, _BOOK_Q6, _draw_transformations),
-    function_exercise(
-        id="d-q7-thinning-precision", chapter=13, title="Precision after thinning",
-        question="""
-At a fixed threshold a classifier has precision `precision`. We keep each positive with
-probability `keep_pos` and each negative with probability `keep_neg` (both in $(0, 1]$).
-Write `thinned_precision(precision, keep_pos, keep_neg)`: the precision we expect at
-the same threshold afterwards (with the expected counts). (Dyakonov's word is
-*точность*, which also reads as accuracy; the solution treats that reading too.)
-""",
-        answer_name="thinned_precision",
-        solution_code='''
-def thinned_precision(precision, keep_pos, keep_neg):
-    # expected true positives, per object called positive
-    tp = precision * keep_pos
-    fp = (1 - precision) * keep_neg
-    return tp / (tp + fp)
-''',
-        spec=FunctionSpec(
-            reference=_thinned_precision, cases=_precision_cases,
-            wrong_versions=(
-                (lambda precision, keep_pos, keep_neg: precision,
-                 HINTS["unchanged"] + " Precision depends on the balance of the classes."),
-                (lambda precision, keep_pos, keep_neg:
-                 _thinned_precision(precision, keep_neg, keep_pos),
-                 "keep_pos thins the true positives and keep_neg the false positives; they "
-                 "are swapped."),
-            ),
-            signature="precision, keep_pos, keep_neg"),
-        worked=(
-            'Per object called positive, P k1 positives and (1 - P) k0 negatives '
-            'remain: P k1 / (P k1 + (1 - P) k0).'
-        ),
-    ),
+    with_variants(_thinning, _BOOK_Q7, _draw_thinning),
     function_exercise(
         id="d-q8-roc-condition", chapter=13, title="Which curves are ROC curves",
         question="""
