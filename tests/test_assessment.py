@@ -10,7 +10,7 @@ secret:
 * eve's copy runs the two lines that read every answer out of the library: 0 everywhere
   (the grading kernel cannot import the answer key);
 * frank hands in alice's filled-in copy under his own name: graded on frank's numbers
-  (0), with a note that the copy was made for alice.
+  (0), status ``other_student``, with a note that the copy was made for alice.
 
 Without the secret, the grader refuses such a folder (exit code 2).
 """
@@ -143,4 +143,5 @@ def test_a_copy_made_for_another_student_is_graded_on_the_submitters_numbers(gra
     for i in graded["variants"]:
         row = graded["table"]["frank"][i]
         assert float(row["points"]) == 0
+        assert row["status"] == "other_student"
         assert "made for 'alice'" in row["feedback"]

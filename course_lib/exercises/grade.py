@@ -251,7 +251,7 @@ def notebook_chapter(nb: Any, name: str = "") -> int | None:
     return int(match.group(1)) if match else None
 
 
-_LABEL = re.compile(r":label:\s*(\S+)")
+_LABEL = re.compile(r":label:\s*(\S+)|^\(([\w.-]+)\)=\s*$", re.M)
 _SOLUTION = re.compile(r"\{solution-start\}\s+(\S+)")
 
 
@@ -273,7 +273,7 @@ def content_chapter(nb: Any) -> int | None:
         if not isinstance(cell, dict):
             continue
         text = _cell_text(cell)
-        ids += _LABEL.findall(text) + _SOLUTION.findall(text)
+        ids += [a or b for a, b in _LABEL.findall(text)] + _SOLUTION.findall(text)
         ids += re.findall(r"check\(\s*[\"']([\w.-]+)[\"']", text)
         meta = cell.get("metadata", {})
         if isinstance(meta, dict) and isinstance(meta.get("exercise"), str):
@@ -351,23 +351,21 @@ def _words(text: str) -> str:
 
 def foreign_questions(nb: Any, exercises: Sequence[Exercise]) -> list[str]:
     """Ids of the exercises with variants whose question in ``nb`` is not the one of
-    ``exercises`` (the submitter's variants): the numbers were made for someone else."""
+    ``exercises`` (the submitter's variants): the numbers were made for someone else.
+
+    An exercise's cell is found by its label (``:label: id`` in the book, the target
+    ``(id)=`` in a student's copy); its text must hold the submitter's question.
+    """
     wanted = {ex.id: _words(ex.question) for ex in exercises if ex.variants is not None}
     found = []
     for cell in nb.get("cells", []) if isinstance(nb, dict) else []:
         if not isinstance(cell, dict) or cell.get("cell_type") != "markdown":
             continue
         text = _cell_text(cell)
-        if "{exercise}" not in text:
-            continue
-        label = _LABEL.search(text)
-        if label is None or label.group(1) not in wanted:
-            continue
-        body = text[label.end():]
-        fence = re.search(r"^\s*(?:`{3,}|:{3,})\s*$", body, re.M)
-        body = body[:fence.start()] if fence else body
-        if wanted[label.group(1)] not in _words(body) and label.group(1) not in found:
-            found.append(label.group(1))
+        for a, b in _LABEL.findall(text):
+            label = a or b
+            if label in wanted and wanted[label] not in _words(text) and label not in found:
+                found.append(label)
     return found
 
 
