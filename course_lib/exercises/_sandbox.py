@@ -84,6 +84,14 @@ TMP_MB = 16
 #: below 2**31.
 UID_BASE = 2_000_000_000
 UID_SPAN = 100_000_000
+#: Run before bwrap (``python -I -S -c _GUARD GRADER_PID bwrap ...``): the sandbox dies
+#: with the grader even when the grader dies while bwrap starts, before bwrap's own
+#: ``--die-with-parent`` is set (seen: a grader killed at that moment left a kernel).
+_GUARD = ("import ctypes, os, sys\n"
+          "ctypes.CDLL(None).prctl(1, 9, 0, 0, 0)\n"  # PR_SET_PDEATHSIG, SIGKILL
+          "if os.getppid() != int(sys.argv[1]):\n"
+          "    os._exit(1)\n"
+          "os.execv(sys.argv[2], sys.argv[2:])\n")
 #: Size of the empty tmpfs that covers a protected folder inside a bound one.
 _MASK_BYTES = 4096
 
@@ -340,7 +348,8 @@ def _probe(exe: str | None) -> str | None:
     if proc.returncode != 0:
         why = proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else (
             f"exit code {proc.returncode}")
-        need = ("root's bwrap with CAP_SETUID to drop to an unprivileged uid"
+        need = ("root's right to create namespaces and change uids (a container must "
+                "allow unshare(2) and setuid; it does not need user namespaces then)"
                 if _as_root() else
                 "unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, "
                 "or kernel.apparmor_restrict_unprivileged_userns=0)")
@@ -484,7 +493,7 @@ class NotebookSandbox:
         exe = _bwrap()
         if exe is None:
             raise SandboxUnavailable("bwrap is not installed")
-        args = [exe, *_namespace_args(), "--clearenv"]
+        args = [exe, *_namespace_args(), "--clearenv"]  # after the guard (see _GUARD)
         for key, value in self.env().items():
             args += ["--setenv", key, value]
         system = _system_binds()
@@ -511,7 +520,8 @@ class NotebookSandbox:
         args += ["--remount-ro", "/", "--chdir", f"{INSIDE_SCRATCH}/notebooks", "--"]
         if self.uid is not None:
             inner = [sys.executable, "-I", "-S", INSIDE_DROP, str(self.uid), "--", *inner]
-        return _with_parents(args) + list(inner)
+        guard = [sys.executable, "-I", "-S", "-c", _GUARD, str(os.getpid())]
+        return guard + _with_parents(args) + list(inner)
 
     def readable(self, paths: Sequence[Path] | None = None) -> list[str]:
         """Which of ``paths`` (default: the protected ones) a kernel could read.
