@@ -63,18 +63,23 @@ def _fill(nb, answers: dict[str, str], prelude: str = ""):
     return nb
 
 
+def write_copies(tmp: Path, chapter: Path, students: list[str], secret: str) -> dict:
+    """Per-student copies of ``chapter`` made by the command, read back by student;
+    the secret is in ``tmp / "class.secret"``."""
+    (tmp / "class.secret").write_text(secret + "\n")
+    (tmp / "roster.csv").write_text("student\n" + "\n".join(students) + "\n")
+    assert student.main([str(chapter), "--out-dir", str(tmp / "copies"), "--roster",
+                         str(tmp / "roster.csv"), "--secret-file",
+                         str(tmp / "class.secret")]) == 0
+    return {s: nbformat.read(tmp / "copies" / s / "notebooks" / chapter.name, as_version=4)
+            for s in students}
+
+
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     need_bwrap()
     tmp = tmp_path_factory.mktemp("assessment")
-    (tmp / "class.secret").write_text(SECRET + "\n")
-    (tmp / "roster.csv").write_text("student\n" + "\n".join(STUDENTS) + "\n")
-    chapter = ROOT / "notebooks" / "03_auc_pairs.ipynb"
-    assert student.main([str(chapter), "--out-dir", str(tmp / "copies"), "--roster",
-                         str(tmp / "roster.csv"), "--secret-file",
-                         str(tmp / "class.secret")]) == 0
-    copies = {s: nbformat.read(tmp / "copies" / s / "notebooks" / chapter.name, as_version=4)
-              for s in STUDENTS}
+    copies = write_copies(tmp, ROOT / "notebooks" / "03_auc_pairs.ipynb", STUDENTS, SECRET)
     # the copies do not hold the seeds (tests/test_student.py): the instructor's side
     # recomputes them from the secret, as the grader does
     seeds = {s: student_seed(SECRET, s) for s in STUDENTS}

@@ -20,10 +20,10 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from test_assessment import _code, _fill
+from test_assessment import _code, _fill, write_copies
 from test_grade import need_bwrap
 
-from course_lib.exercises import exercises_for, grade, student
+from course_lib.exercises import exercises_for, grade
 from course_lib.exercises.seeds import student_seed
 from course_lib.exercises.student import student_exercises
 
@@ -37,14 +37,8 @@ STUDENTS = ["alice", "bob", "dave", "erin", "fay"]
 def graded(tmp_path_factory):
     need_bwrap()
     tmp = tmp_path_factory.mktemp("copies")
-    (tmp / "class.secret").write_text(SECRET + "\n")
-    (tmp / "roster.csv").write_text("student\n" + "\n".join(STUDENTS) + "\n")
     chapter = next((ROOT / "notebooks").glob(f"{CHAPTER:02d}_*.ipynb"))
-    assert student.main([str(chapter), "--out-dir", str(tmp / "copies"), "--roster",
-                         str(tmp / "roster.csv"), "--secret-file",
-                         str(tmp / "class.secret")]) == 0
-    copies = {s: nbformat.read(tmp / "copies" / s / "notebooks" / chapter.name, as_version=4)
-              for s in STUDENTS}
+    copies = write_copies(tmp, chapter, STUDENTS, SECRET)
     values = [ex.id for ex in exercises_for(CHAPTER) if ex.kind == "value"]
 
     def answers(s: str) -> dict[str, str]:

@@ -29,6 +29,7 @@ import nbformat
 import psutil
 import pytest
 from nbformat.v4 import new_code_cell
+from test_grade import need_bwrap
 
 from course_lib.exercises import _sandbox, grade
 
@@ -37,20 +38,11 @@ import fixture_notebooks as fixtures  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTER = 3
-IN_CI = os.environ.get("CI", "").lower() == "true"
 MEMORY_MB = 1024
 NOTEBOOK_SECONDS = 25
 AS_ROOT = os.geteuid() == 0
 #: An unprivileged account for the second run when the tests run as root.
 USER_UID = 65534
-
-
-def need_bwrap() -> None:
-    why = _sandbox.probe_bwrap()
-    if why is not None:
-        if IN_CI:
-            pytest.fail(f"CI must run the sandbox tests: {why}")
-        pytest.skip(why)
 
 
 def _attack(code: str) -> list:

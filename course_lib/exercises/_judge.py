@@ -26,7 +26,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["JUDGE_SECONDS", "JudgePool", "Verdict", "judge_request", "judge_state"]
+__all__ = ["JUDGE_SECONDS", "JudgePool", "Verdict", "judge_request", "judge_state", "verdict"]
 
 #: Seconds one answer may take to judge (the slowest right answer of the book: < 0.5 s).
 JUDGE_SECONDS = 10.0
@@ -95,13 +95,18 @@ def _exercise(exercise_id: str, seed: int | None) -> Any:
     return _EXERCISES[key]
 
 
-def judge_request(request: dict) -> Verdict:
-    """One verdict for ``{"id", "seed", "state", "cases"}`` (the judge's whole job)."""
-    ex = _exercise(str(request["id"]), request.get("seed"))
-    feedback, reason = judge_state(ex, request.get("state"), list(request.get("cases") or []))
+def verdict(ex: Any, state: Any, cases: list) -> Verdict:
+    """:func:`judge_state`'s answer as a :data:`Verdict` (what travels as JSON)."""
+    feedback, reason = judge_state(ex, state, cases)
     if feedback is None:
         return {"reason": reason}
     return {"points": float(feedback.points), "message": str(feedback.message)}
+
+
+def judge_request(request: dict) -> Verdict:
+    """One verdict for ``{"id", "seed", "state", "cases"}`` (the judge's whole job)."""
+    ex = _exercise(str(request["id"]), request.get("seed"))
+    return verdict(ex, request.get("state"), list(request.get("cases") or []))
 
 
 def serve(memory_mb: int = JUDGE_MEMORY_MB) -> None:

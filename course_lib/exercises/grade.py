@@ -758,19 +758,6 @@ async def _exit_code(km: Any) -> int | None:
     return None
 
 
-def _family(pid: int | None) -> list[Any]:
-    """The process ``pid`` and its descendants (psutil), while they are attached."""
-    if pid is None:
-        return []
-    import psutil
-
-    try:
-        parent = psutil.Process(pid)
-        return [*parent.children(recursive=True), parent]
-    except psutil.Error:
-        return []
-
-
 def _kill(family: Sequence[Any]) -> None:
     import psutil
 
@@ -781,8 +768,7 @@ def _kill(family: Sequence[Any]) -> None:
             pass
 
 
-async def _shutdown(client: Any, km: Any, box: _sandbox.NotebookSandbox | None = None
-                    ) -> None:
+async def _shutdown(client: Any, km: Any, box: _sandbox.NotebookSandbox) -> None:
     try:
         if client.kc is not None:
             client.kc.stop_channels()
@@ -794,7 +780,7 @@ async def _shutdown(client: Any, km: Any, box: _sandbox.NotebookSandbox | None =
     family = []
     try:
         pid = _launcher_pid(km)
-        family = box.processes(pid) if box is not None else _family(pid)
+        family = box.processes(pid)
     except Exception:  # noqa: BLE001
         pass
     try:
@@ -806,7 +792,7 @@ async def _shutdown(client: Any, km: Any, box: _sandbox.NotebookSandbox | None =
         except Exception:  # noqa: BLE001
             pass
     _kill(family)
-    if box is not None and box.uid is not None:
+    if box.uid is not None:
         for _ in range(50):  # a fork racing the kill: look again until none is left
             left = box.processes(None)
             if not left:
@@ -868,12 +854,8 @@ def _missing_status(run: _Run) -> str:
 def _verdicts_here(exercises: Sequence[Exercise], cases: dict[str, list],
                    result: dict) -> dict[str, _judge.Verdict]:
     """Verdicts judged in this process (the unit tests'; a batch uses judge processes)."""
-    verdicts = {}
-    for ex in exercises:
-        feedback, reason = _judge.judge_state(ex, result.get(ex.id), cases.get(ex.id, []))
-        verdicts[ex.id] = ({"reason": reason} if feedback is None else
-                           {"points": float(feedback.points), "message": feedback.message})
-    return verdicts
+    return {ex.id: _judge.verdict(ex, result.get(ex.id), cases.get(ex.id, []))
+            for ex in exercises}
 
 
 def _rows_for_run(student: str, exercises: Sequence[Exercise], cases: dict[str, list],

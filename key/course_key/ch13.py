@@ -144,26 +144,36 @@ def _m_cases(seed: int) -> list[dict]:
 
 
 # ------------------------------------------------------------------ question 5
-def _judge_example(answer: Any) -> str | None:
-    if not isinstance(answer, dict) or not {"y", "b1", "b2"} <= set(answer):
-        return "give a dict with the keys 'y', 'b1' and 'b2'"
-    try:
-        y = [int(as_number(v)) for v in answer["y"]]
-        b1 = np.asarray([float(as_number(v)) for v in answer["b1"]])
-        b2 = np.asarray([float(as_number(v)) for v in answer["b2"]])
-    except (Reject, TypeError, ValueError) as exc:
-        return f"could not read the example: {exc}"
-    if not (len(y) == b1.size == b2.size):
-        return "y, b1 and b2 must have the same length"
-    if set(y) != {0, 1}:
-        return "the labels must be 0 and 1, with both classes present"
-    a1, a2 = roc_auc(y, b1, exact=True), roc_auc(y, b2, exact=True)
-    avg = roc_auc(y, (b1 + b2) / 2, exact=True)
-    if a1 != Fraction(1, 2) or a2 != Fraction(1, 2):
-        return f"the AUCs of b1 and b2 are {describe(a1)} and {describe(a2)}, not both 1/2"
-    if avg != 1:
-        return f"the AUC of (b1 + b2)/2 is {describe(avg)}, not 1"
-    return None
+def _judge_example_for(a1: Fraction, a2: Fraction):
+    """The judge of an example whose two scores have AUCs ``a1`` and ``a2`` and whose
+    average has AUC 1 (the book asks for 1/2 and 1/2)."""
+    def judge(answer: Any) -> str | None:
+        if not isinstance(answer, dict) or not {"y", "b1", "b2"} <= set(answer):
+            return "give a dict with the keys 'y', 'b1' and 'b2'"
+        try:
+            y = [int(as_number(v)) for v in answer["y"]]
+            b1 = np.asarray([float(as_number(v)) for v in answer["b1"]])
+            b2 = np.asarray([float(as_number(v)) for v in answer["b2"]])
+        except (Reject, TypeError, ValueError) as exc:
+            return f"could not read the example: {exc}"
+        if not (len(y) == b1.size == b2.size):
+            return "y, b1 and b2 must have the same length"
+        if set(y) != {0, 1}:
+            return "the labels must be 0 and 1, with both classes present"
+        g1, g2 = roc_auc(y, b1, exact=True), roc_auc(y, b2, exact=True)
+        avg = roc_auc(y, (b1 + b2) / 2, exact=True)
+        if g1 != a1 or g2 != a2:
+            wanted = ("both 1/2" if a1 == a2 == Fraction(1, 2)
+                      else f"{describe(a1)} and {describe(a2)}")
+            return f"the AUCs of b1 and b2 are {describe(g1)} and {describe(g2)}, not {wanted}"
+        if avg != 1:
+            return f"the AUC of (b1 + b2)/2 is {describe(avg)}, not 1"
+        return None
+
+    return judge
+
+
+_judge_example = _judge_example_for(Fraction(1, 2), Fraction(1, 2))
 
 
 # ------------------------------------------------------------------ question 7
@@ -1002,32 +1012,6 @@ def _draw_averaging(rng: np.random.Generator) -> dict:
 
 
 _BOOK_Q5E = {"a1": "1/2", "a2": "1/2"}
-
-
-def _judge_example_for(a1: Fraction, a2: Fraction):
-    def judge(answer: Any) -> str | None:
-        if not isinstance(answer, dict) or not {"y", "b1", "b2"} <= set(answer):
-            return "give a dict with the keys 'y', 'b1' and 'b2'"
-        try:
-            y = [int(as_number(v)) for v in answer["y"]]
-            b1 = np.asarray([float(as_number(v)) for v in answer["b1"]])
-            b2 = np.asarray([float(as_number(v)) for v in answer["b2"]])
-        except (Reject, TypeError, ValueError) as exc:
-            return f"could not read the example: {exc}"
-        if not (len(y) == b1.size == b2.size):
-            return "y, b1 and b2 must have the same length"
-        if set(y) != {0, 1}:
-            return "the labels must be 0 and 1, with both classes present"
-        g1, g2 = roc_auc(y, b1, exact=True), roc_auc(y, b2, exact=True)
-        avg = roc_auc(y, (b1 + b2) / 2, exact=True)
-        if g1 != a1 or g2 != a2:
-            return (f"the AUCs of b1 and b2 are {describe(g1)} and {describe(g2)}, not "
-                    f"{describe(a1)} and {describe(a2)}")
-        if avg != 1:
-            return f"the AUC of (b1 + b2)/2 is {describe(avg)}, not 1"
-        return None
-
-    return judge
 
 
 def _example(data: dict) -> Exercise:
