@@ -10,7 +10,9 @@ duckdb and pyspark are imported only when a runner is made.
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import shutil
 import sys
 import uuid
 import warnings
@@ -141,6 +143,31 @@ class SparkRunner:
 
     def __init__(self, session: Any) -> None:
         self.session = session
+
+    @staticmethod
+    def unavailable() -> str | None:
+        """None where a local session can start here, else why not (one sentence).
+
+        A local session needs the ``pyspark`` package (``requirements-warehouse.txt``,
+        which ``make test`` and ``make test-warehouse`` install and a student install
+        lacks) and a Java runtime (``java`` on ``PATH`` or ``JAVA_HOME``).
+
+        >>> why = SparkRunner.unavailable()
+        >>> why is None or why.startswith(("pyspark is not installed", "no Java runtime"))
+        True
+        """
+        try:
+            spec = importlib.util.find_spec("pyspark")
+        except ImportError:  # a finder that refuses it
+            spec = None
+        if spec is None:
+            return ("pyspark is not installed here (pip install -r "
+                    "requirements-warehouse.txt)")
+        home = os.environ.get("JAVA_HOME")
+        if shutil.which("java") is None and not (
+                home and os.access(os.path.join(home, "bin", "java"), os.X_OK)):
+            return "no Java runtime is installed here (apt-get install default-jre-headless)"
+        return None
 
     @classmethod
     def start(
