@@ -23,7 +23,7 @@ import pytest
 from test_assessment import _code, _fill, write_copies
 from test_grade import need_bwrap
 
-from course_lib.exercises import exercises_for, grade
+from course_lib.exercises import exercises_for, grade, student
 from course_lib.exercises.seeds import student_seed
 from course_lib.exercises.student import student_exercises
 
@@ -95,3 +95,17 @@ def test_a_copy_made_for_another_student_is_flagged(graded, who):
     assert {r["status"] for r in rows.values()} == {"other_student"}, rows
     assert "copies made for another student: 2 (dave, erin)" in graded["stdout"]
     assert "other_student 6" in graded["stdout"] or "other_student" in graded["stdout"]
+
+
+def test_an_untouched_copy_of_the_spark_chapter_is_not_answered_in_the_sandbox(tmp_path):
+    """Chapter 14 runs Spark where it can; in the sandbox (no network, a memory cap) Spark
+    does not start, and the chapter's stand-in must keep every cell free of errors."""
+    need_bwrap()
+    chapter = next((ROOT / "notebooks").glob("14_*.ipynb"))
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    nb = nbformat.read(chapter, as_version=4)
+    nbformat.write(student.student_copy(nb, name=chapter.name), subs / "untouched.ipynb")
+    rows = grade.grade_directory(subs, chapter=14, timeout=120)
+    assert rows and {r.status for r in rows} == {"missing"}, [
+        (r.exercise, r.status, r.feedback) for r in rows]
