@@ -211,7 +211,8 @@ def _run_batch(tmp: Path, *, as_user: int | None) -> dict:
         for path in subs.iterdir():
             os.chown(path, as_user, as_user)
         secret.chmod(0o600)  # stays root's: the user's grader cannot read it either
-        cmd = _as_user_command(cmd, as_user)
+        reach = [ROOT, tmp, *(Path(p) for pair in _sandbox._python_dirs() for p in pair)]
+        cmd = _as_user_command(cmd, as_user, reach)
         env["HOME"] = str(tmp)
     start = time.monotonic()
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=900, env=env,
@@ -229,22 +230,37 @@ def _run_batch(tmp: Path, *, as_user: int | None) -> dict:
             "leftover": _batch_processes(tmp)}
 
 
-def _as_user_command(cmd: list[str], uid: int) -> list[str]:
-    """``cmd`` run as ``uid``: bwrap (as root) shows the host's whole tree with the Python
-    installation reachable (``/root``, mode 0700, would hide a pyenv interpreter), then
-    ``setpriv`` becomes the user, who runs the grader as any user would."""
+def _blocked(path: Path) -> Path | None:
+    """The first folder on the way to ``path`` (itself included) that others cannot enter."""
+    for folder in [*reversed(path.parents), path]:
+        if folder.is_dir() and not folder.stat().st_mode & 0o001:
+            return folder
+    return None
+
+
+def _as_user_command(cmd: list[str], uid: int, reach: list[Path]) -> list[str]:
+    """``cmd`` run as ``uid``, able to reach the folders ``reach``: bwrap (as root) shows
+    the host's whole tree, with each folder on the way to them that others cannot enter
+    (``/root`` of a pyenv interpreter, a clone made by ``mktemp -d``) replaced by an
+    open one holding just what is needed; then ``setpriv`` becomes the user, who runs
+    the grader as any user would."""
     bwrap = _sandbox._bwrap()
     assert bwrap is not None
-    args = ["--dev-bind", "/", "/", "--tmpfs", "/root"]
-    made: set[str] = set()
-    for real, dest in _sandbox._python_dirs():
-        if not dest.startswith("/root/"):
-            continue
-        for parent in reversed(Path(dest).parents):
-            if str(parent) not in ("/", "/root") and str(parent) not in made:
-                args += ["--perms", "0755", "--dir", str(parent)]
-                made.add(str(parent))
-        args += ["--ro-bind", real, dest]
+    args = ["--dev-bind", "/", "/"]
+    needed = sorted({p.resolve() for p in reach})
+    for top in sorted({b for b in map(_blocked, needed) if b is not None}):
+        args += ["--tmpfs", str(top)]  # mode 0755
+        made = {top}
+        for path in needed:
+            if path == top:  # the folder itself is closed: its entries, one by one
+                for entry in sorted(path.iterdir()):
+                    args += ["--bind", str(entry), str(entry)]
+            elif top in path.parents:
+                for parent in reversed(path.parents):
+                    if top in parent.parents and parent not in made:
+                        args += ["--perms", "0755", "--dir", str(parent)]
+                        made.add(parent)
+                args += ["--bind", str(path), str(path)]
     return [bwrap, *args, "--", "setpriv", f"--reuid={uid}", f"--regid={uid}",
             "--clear-groups", "--inh-caps=-all", *cmd]
 
