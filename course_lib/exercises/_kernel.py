@@ -4,8 +4,12 @@ Two pieces run in the kernel process of a submission, never in the grader's proc
 
 * :func:`launch` starts the kernel (``python -m course_lib.exercises._kernel``) with a
   cap on its address space (``resource.setrlimit(RLIMIT_AS)``), so an allocation of
-  10 GB raises ``MemoryError`` in the student's cell instead of exhausting the machine,
-  and a cap on the processes and threads of its user (``RLIMIT_NPROC``; Linux exempts
+  10 GB raises ``MemoryError`` in the student's cell instead of exhausting the machine.
+  The cap is the notebook's memory plus :data:`ADDRESS_HEADROOM_MB`: libraries reserve
+  address space they never touch (Python with numpy, pandas and DuckDB holds 1.2 GB of
+  it after its imports and 0.2 GB of memory), and the memory itself is capped by the
+  grader's watchdog on what the notebook's processes hold (PSS). There is also
+  a cap on the processes and threads of its user (``RLIMIT_NPROC``; Linux exempts
   root). The caps are set, soft and hard, before ipykernel starts, and are inherited by
   anything the kernel spawns. Its stdout and stderr send at most 64 KB per message
   (:mod:`course_lib.exercises._outstream`), so the grader can cap output as it arrives.
@@ -35,6 +39,9 @@ import sys
 from typing import Any
 
 __all__ = ["RESULT_MIME", "extract", "extraction_code", "launch", "report"]
+
+#: Address space allowed beyond the notebook's memory cap (MB): reserved, never touched.
+ADDRESS_HEADROOM_MB = 2048
 
 #: The MIME type of the display message that carries the result.
 RESULT_MIME = "application/x-course-lib-grader"
@@ -147,7 +154,7 @@ def _set_memory_limit(megabytes: int) -> None:
     import resource
 
     if megabytes > 0:
-        limit = megabytes * 1024 * 1024
+        limit = (megabytes + ADDRESS_HEADROOM_MB) * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 

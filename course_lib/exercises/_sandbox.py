@@ -19,7 +19,9 @@ and in containers) as well as when it runs as a normal user:
   ``--die-with-parent`` does the same if the grader itself dies. ``RLIMIT_NPROC`` caps
   the notebook's processes and threads together (exactly, as root: the uid is the
   notebook's own; as a normal user, above what the account already runs).
-* **memory and disk**: ``RLIMIT_AS`` caps each process, and the grader's watchdog
+* **memory and disk**: ``RLIMIT_AS`` caps each process (at the limit plus
+  :data:`~course_lib.exercises._kernel.ADDRESS_HEADROOM_MB` of address space reserved
+  and never touched, so that a 10 GB allocation fails at once), and the grader's watchdog
   (:func:`notebook_memory`) stops the notebook when all its processes together hold
   more than the limit. The scratch folder ``/sandbox`` is a tmpfs of
   :data:`SCRATCH_MB` and ``/tmp`` one of :data:`TMP_MB`: nothing a notebook writes

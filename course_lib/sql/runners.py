@@ -40,6 +40,22 @@ class Runner(Protocol):
     def check_query(self, query: str) -> None: ...
 
 
+#: The least address space (bytes) under which a local Spark session is started: its Java
+#: runtime reserves a 1 GB class space and a heap of half the cap, and fails below 4 GB.
+SPARK_ADDRESS_SPACE = 8 << 30
+
+
+def _address_space_cap() -> int | None:
+    """This process's soft ``RLIMIT_AS`` in bytes, None where there is none (or no
+    ``resource`` module)."""
+    try:
+        import resource
+    except ImportError:  # not a Unix
+        return None
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    return None if soft == resource.RLIM_INFINITY else int(soft)
+
+
 def _temporary_name(d: Dialect) -> str:
     """A fresh quoted name for a temporary table (never shown in a result)."""
     return _quote(f"course_lib_groups_{uuid.uuid4().hex}", d)
@@ -150,10 +166,14 @@ class SparkRunner:
 
         A local session needs the ``pyspark`` package (``requirements-warehouse.txt``,
         which ``make test`` and ``make test-warehouse`` install and a student install
-        lacks) and a Java runtime (``java`` on ``PATH`` or ``JAVA_HOME``).
+        lacks), a Java runtime (``java`` on ``PATH`` or ``JAVA_HOME``) and room for it:
+        no address-space cap (``RLIMIT_AS``) below :data:`SPARK_ADDRESS_SPACE`. The
+        grader's sandbox sets such a cap; under it the Java runtime either fails to
+        start or starts and takes the memory the notebook is graded with.
 
         >>> why = SparkRunner.unavailable()
-        >>> why is None or why.startswith(("pyspark is not installed", "no Java runtime"))
+        >>> why is None or why.startswith(("pyspark is not installed", "no Java runtime",
+        ...                               "the address space is capped"))
         True
         """
         try:
@@ -167,6 +187,11 @@ class SparkRunner:
         if shutil.which("java") is None and not (
                 home and os.access(os.path.join(home, "bin", "java"), os.X_OK)):
             return "no Java runtime is installed here (apt-get install default-jre-headless)"
+        cap = _address_space_cap()
+        if cap is not None and cap < SPARK_ADDRESS_SPACE:
+            return (f"the address space is capped at {cap >> 20} MB here (ulimit -v, or "
+                    f"a grader's sandbox), too little for Spark's Java runtime, which "
+                    f"reserves several GB")
         return None
 
     @classmethod
