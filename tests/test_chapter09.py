@@ -11,12 +11,18 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
-from notebook_tools import ROOT, cell_text, chapter, glued
+from notebook_tools import ROOT, cell_text, chapter, glued, load
 
 import course_lib as cl
 from course_lib import plotting
 
 CH9 = chapter("09_cost_curves")
+
+
+def _prose() -> str:
+    """The chapter's markdown, white space made single spaces."""
+    return " ".join(" ".join("".join(c["source"]) for c in load(CH9)["cells"]
+                             if c["cell_type"] == "markdown").split())
 
 
 def _asah():
@@ -202,9 +208,32 @@ def test_chapter9_pinned_values_of_the_prose():
     assert float(g["range_C_width"]) == pytest.approx(5 / 9 - 5 / 11)
 
 
-def test_chapter9_cites_both_cost_curve_papers_and_refers_to_the_hull():
-    """Cost curves were introduced at KDD 2000 and treated in full in 2006; the hull is
-    taught in chapter 2."""
-    text = CH9.read_text(encoding="utf-8")
-    assert "{cite:t}`drummond2000`" in text and "{cite:t}`drummond2006`" in text
-    assert "{ref}`sec-roc-hull`" in text
+def test_chapter9_above_the_crossing_s100b_is_not_yet_always_positive():
+    """Between the crossing (0.837) and 0.851 NDKA already wins while S100beta's best is
+    still a threshold: the one that misses 1 of the 41 poor outcomes at FPR 62/72; NDKA's
+    best flags them all at FPR 71/72. The prose says so and no longer calls S100beta
+    "already always positive" above the crossing."""
+    g = glued(CH9)
+    y, s1, s2 = _asah()
+    env_s = cl.cost_lower_envelope(*cl.roc_curve(y, s1)[:2])
+    env_n = cl.cost_lower_envelope(*cl.roc_curve(y, s2)[:2])
+    cross, trivial = float(g["cross"]), float(g["s100b_trivial_from"])
+    assert env_s.pcf[-3] < cross < trivial == pytest.approx(env_s.pcf[-2], abs=1e-9)
+    assert float(g["s100b_last_fpr"]) == pytest.approx(62 / 72) == env_s.fpr[-2]
+    assert g["s100b_last_missed"] == "1" and env_s.tpr[-2] == pytest.approx(40 / 41)
+    assert float(g["ndka_last_fpr"]) == pytest.approx(71 / 72) == env_n.fpr[-1]
+    assert env_n.tpr[-1] == 1 and env_n.pcf[-2] < cross
+    prose = _prose()
+    assert "already \"always positive\"" not in prose
+    assert ("S100β's best flags all but {glue:text}`s100b_last_missed` of them at "
+            "$\\mathrm{FPR} =$ {glue:text}`s100b_last_fpr:.3f` up to "
+            "$\\mathrm{PCF}(+) =$ {glue:text}`s100b_trivial_from:.3f`, and is "
+            "\"always positive\" from there on") in prose
+
+
+def test_chapter9_names_the_cost_lines_slope_and_intercept_in_words():
+    """The cost line NEC = slope PCF(+) + intercept: a and b are the book's rule and score."""
+    prose = _prose()
+    assert r"$\mathrm{NEC} = \mathrm{slope} \cdot \mathrm{PCF}(+) + \mathrm{intercept}$" in prose
+    assert r"\mathrm{FPR} = \mathrm{intercept}" in prose
+    assert r"a\,\mathrm{PCF}(+) + b" not in prose
