@@ -142,3 +142,31 @@ def test_chapter12_binarized_answer_refers_back_to_chapter3():
     markdown = "\n".join("".join(c["source"]) for c in load(CH12)["cells"]
                          if c["cell_type"] == "markdown")
     assert "{ref}`sec-binarized-auc`" in markdown
+
+
+def _prose(path) -> str:
+    return " ".join(" ".join("".join(c["source"]) for c in load(path)["cells"]
+                             if c["cell_type"] == "markdown").split())
+
+
+def test_chapter12_writes_the_number_of_pages_m():
+    """RPP = k/m beside m1 recall@k / k: the book's m objects, not n (issue 26)."""
+    prose = _prose(CH12)
+    assert r"$\mathrm{RPP} = k/m$ ($m$ pages in all)" in prose
+    assert "k/n" not in prose
+
+
+def test_chapter12_binarized_figure_redraws_chapter10s():
+    """fig-12-binarized is chapter 10's figure drawn again: the same model (the linear
+    densities) at the same threshold, the best one, 1/2."""
+    prose = _prose(CH12)
+    assert "a figure of chapter 10" not in prose
+    assert "It redraws chapter 10's {numref}`fig-10-binarized`" in prose
+    ch10 = load(chapter("10_closed_forms"))
+    code10 = "\n".join("".join(c["source"]) for c in ch10["cells"] if c["cell_type"] == "code")
+    code12 = "\n".join("".join(c["source"]) for c in load(CH12)["cells"]
+                       if c["cell_type"] == "code")
+    assert "model = cl.LINEAR_DENSITIES" in code10 and "model = cl.LINEAR_DENSITIES" in code12
+    assert "plotting.plot_binarized_roc(model, 0.5," in code10
+    assert "plotting.plot_binarized_roc(model, best.threshold," in code12
+    assert glued(CH12)["model_best_theta"] == "'1/2'"
