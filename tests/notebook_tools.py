@@ -1,4 +1,5 @@
-"""Reading stored notebooks in tests: glued values and printed outputs."""
+"""Notebooks in tests: glued values and printed outputs of stored notebooks, and runs of a
+notebook in a kernel set up as another installation would be."""
 
 from __future__ import annotations
 
@@ -53,3 +54,60 @@ def stored(value):
     from course_lib.notebook import round_significant
 
     return round_significant(value)
+
+
+#: Put at the top of a kernel's boot script: the named top-level packages cannot be
+#: imported, as if they were not installed (``NOT_INSTALLED`` is defined by the script).
+NOT_INSTALLED_FINDER = '''
+import sys
+
+
+class NotInstalled:
+    """Importing these packages fails as an absent package does."""
+
+    @classmethod
+    def find_spec(cls, name, path=None, target=None):
+        if name.split(".")[0] in NOT_INSTALLED:
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+
+
+sys.meta_path.insert(0, NotInstalled)
+for _name in [m for m in sys.modules if m.split(".")[0] in NOT_INSTALLED]:
+    del sys.modules[_name]
+'''
+
+
+def execute(nb, folder: Path, boot: Path, *, timeout: float,
+            allow_errors: bool = False) -> None:
+    """Run every cell of ``nb`` (in place) in a kernel started as ``python boot -f
+    CONNECTION_FILE``, with ``folder`` as its working directory; raises on a cell's error
+    unless ``allow_errors``."""
+    import sys
+
+    from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
+    from jupyter_client.manager import KernelManager
+    from nbclient import NotebookClient
+
+    spec = KernelSpec(argv=[sys.executable, str(boot), "-f", "{connection_file}"],
+                      display_name="test kernel", language="python", metadata={})
+
+    class Specs(KernelSpecManager):
+        def get_kernel_spec(self, kernel_name: str) -> KernelSpec:
+            return spec
+
+    km = KernelManager(kernel_name="test-kernel", kernel_spec_manager=Specs())
+    NotebookClient(nb, km=km, timeout=timeout, allow_errors=allow_errors,
+                   resources={"metadata": {"path": str(folder)}}).execute()
+
+
+def errors(nb) -> list[tuple[str, str]]:
+    """(name, value) of every error output of a run notebook."""
+    return [(o["ename"], o["evalue"]) for c in nb.cells if c.cell_type == "code"
+            for o in c.get("outputs", []) if o.get("output_type") == "error"]
+
+
+def printed(nb) -> str:
+    """Every stream output of a run notebook, joined."""
+    return "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code"
+                   for o in c.get("outputs", []) if o.get("output_type") == "stream")

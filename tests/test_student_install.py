@@ -32,6 +32,7 @@ import zipfile
 from pathlib import Path
 
 import nbformat
+import notebook_tools
 import pytest
 
 from course_lib.exercises import student
@@ -60,24 +61,15 @@ def _editable(finder):
     return any("__editable__" in str(n) for n in names)
 
 
-class NotInstalled:
-    """The answer key and pyspark are not installed: importing them fails as an absent
-    package does."""
-
-    @classmethod
-    def find_spec(cls, name, path=None, target=None):
-        if name.split(".")[0] in {not_installed!r}:
-            raise ModuleNotFoundError(f"No module named {{name!r}}", name=name)
-        return None
-
-
-sys.meta_path[:] = [NotInstalled] + [f for f in sys.meta_path if not _editable(f)]
+NOT_INSTALLED = {not_installed!r}
+{finder}
+sys.meta_path[:] = [f for f in sys.meta_path if not _editable(f)]
 sys.path_hooks[:] = [h for h in sys.path_hooks if not _editable(h)]
 # the virtualenv's site-packages stay (numpy, ipykernel, ...), even inside the repository
 sys.path[:] = [WHEEL] + [p for p in sys.path if p and "__editable__" not in p and (
     not p.startswith(REPO) or p.startswith((sys.prefix, sys.base_prefix)))]
 sys.path_importer_cache.clear()
-for name in [m for m in sys.modules if m.split(".")[0] in ("course_lib", *{not_installed!r})]:
+for name in [m for m in sys.modules if m.split(".")[0] == "course_lib"]:
     del sys.modules[name]
 sys.argv = ["ipykernel_launcher", *sys.argv[1:]]
 runpy.run_module("ipykernel_launcher", run_name="__main__", alter_sys=True)
@@ -124,7 +116,8 @@ def install(tmp_path_factory):
     assert not any(n.startswith(("course_key/", "book/")) for n in names)
     site = str((tmp / "site").resolve())
     boot = tmp / "boot.py"
-    boot.write_text(BOOT.format(wheel=site, repo=str(ROOT), not_installed=NOT_INSTALLED),
+    boot.write_text(BOOT.format(wheel=site, repo=str(ROOT), not_installed=NOT_INSTALLED,
+                                finder=notebook_tools.NOT_INSTALLED_FINDER),
                     encoding="utf-8")
     copies = {}
     for i, path in enumerate(CHAPTERS):
@@ -133,23 +126,6 @@ def install(tmp_path_factory):
             [path], tmp / "copies" / mode, students=[STUDENT], secret=SECRET, feedback=mode)
         copies[path.name] = written
     return {"site": site, "boot": boot, "copies": copies}
-
-
-def _run(nb, folder: Path, boot: Path, allow_errors: bool = False) -> None:
-    from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
-    from jupyter_client.manager import KernelManager
-    from nbclient import NotebookClient
-
-    spec = KernelSpec(argv=[sys.executable, str(boot), "-f", "{connection_file}"],
-                      display_name="student install", language="python", metadata={})
-
-    class Specs(KernelSpecManager):
-        def get_kernel_spec(self, kernel_name: str) -> KernelSpec:
-            return spec
-
-    km = KernelManager(kernel_name="student-install", kernel_spec_manager=Specs())
-    NotebookClient(nb, km=km, timeout=CELL_TIMEOUT, allow_errors=allow_errors,
-                   resources={"metadata": {"path": str(folder)}}).execute()
 
 
 @pytest.mark.slow
@@ -162,12 +138,10 @@ def test_every_cell_of_a_student_copy_runs_in_a_student_install(install, name):
     probe = nbformat.v4.new_code_cell(PROBE.format(wheel=install["site"]))
     nb.cells.insert(0, probe)
     code = [c for c in nb.cells if c.cell_type == "code"]
-    _run(nb, path.parent, install["boot"], allow_errors=False)  # raises on an error
-    errors = [(o["ename"], o["evalue"]) for c in code for o in c.get("outputs", [])
-              if o.get("output_type") == "error"]
-    assert not errors
+    notebook_tools.execute(nb, path.parent, install["boot"], timeout=CELL_TIMEOUT)
+    assert not notebook_tools.errors(nb)
     if name.startswith("14_"):
-        text = "".join(o.get("text", "") for c in code for o in c.get("outputs", []))
+        text = notebook_tools.printed(nb)
         assert "pyspark is not installed here" in text and "DuckDB reproduction" in text
     assert all(c.execution_count is not None for c in code)
 
