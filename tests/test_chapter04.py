@@ -7,7 +7,7 @@ The syllabus lists no F-nn fact for chapter 4; these tests pin the claims of its
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
-from notebook_tools import cell_text, chapter, glued, stored
+from notebook_tools import cell_text, chapter, glued, load, stored
 
 import course_lib as cl
 from course_lib import plotting
@@ -195,3 +195,31 @@ def test_soft_auc_of_the_chapter_data_matches_the_definition():
     s = np.r_[near @ w, neg @ w]
     assert cl.soft_auc(y, s, beta=4.0) == pytest.approx(
         float(np.mean(1 / (1 + np.exp(-4.0 * d)))), abs=1e-15)
+
+
+def _prose() -> str:
+    return " ".join(" ".join("".join(c["source"]) for c in load(CH4)["cells"]
+                             if c["cell_type"] == "markdown").split())
+
+
+def test_chapter4_a_million_objects_are_half_positive(g):
+    """500,000,000,000 pairs is 2 m1 m0 for half positives, the most any split gives."""
+    m = 1_000_000
+    assert g["pairs_million"] == f"'{2 * (m // 2) * (m // 2):,}'"
+    assert max(2 * m1 * (m - m1) for m1 in range(0, m + 1, 1000)) == 2 * (m // 2) ** 2
+    assert ("A million objects, half of them positive (the split that makes the most "
+            "pairs), give {glue:text}`pairs_million` pairs.") in _prose()
+
+
+def test_chapter4_cites_yan_for_what_they_proposed():
+    """Yan, Dodier, Mozer and Wolniewicz (ICML 2003) minimize a polynomial penalty,
+    (gamma - (b_i - b_j))^p on the pairs whose margin is below gamma, p > 1; the sigmoid
+    is not their approach."""
+    prose = _prose()
+    assert "approach of {cite:t}`yan2003`" not in prose
+    assert ("{cite:t}`yan2003` propose another smooth function, a polynomial penalty on "
+            "the pairs ordered with too small a margin") in prose
+    assert (r"{cite:t}`yan2003` replace the indicator by a penalty to minimize, "
+            r"$\bigl(\gamma - (b_i - b_j)\bigr)^p$ for every pair whose margin $b_i - b_j$ "
+            r"falls short of a target $\gamma > 0$ and 0 for the others, with a power "
+            r"$p > 1$") in prose
