@@ -2,6 +2,7 @@
 recomputed here and checked against its reference (pROC, scikit-learn, the hmeasure
 package's vignette, or an exact derivation)."""
 
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -257,3 +258,29 @@ def test_every_exercise_is_checked_and_passes():
             checked.append(cell["metadata"]["exercise"])
     assert checked == [ex.id for ex in exercises_for(17)]
     assert len(checked) >= 4
+
+
+def test_the_auc_is_an_expected_minimum_loss_only_for_a_concave_roc_curve(asah):
+    """Hand's identity holds for the area under the hull; the AUC equals it when the ROC
+    curve is concave (isotonic scores, whose curve is the hull) and not otherwise
+    (S100B): every sentence that calls the AUC an expected minimum loss says so."""
+    y, scores = asah
+    s100b = scores["s100b"]
+    pi1 = y.mean()
+    pi0 = 1 - pi1
+
+    def identity(score):
+        weights = cl.auc_cost_weights(y, score)
+        expected = np.dot(weights.weight, cl.minimum_loss(y, score, weights.cost))
+        return 1 - expected / (2 * pi0 * pi1)
+
+    concave = cl.isotonic_calibration(y, s100b)(s100b)
+    assert identity(concave) == pytest.approx(cl.roc_auc(y, concave), abs=1e-12)
+    assert identity(s100b) > cl.roc_auc(y, s100b) + 1e-3
+    prose = " ".join(" ".join("".join(c["source"]) for c in load(CH17)["cells"]
+                              if c["cell_type"] == "markdown").split())
+    claims = [m.start() for m in re.finditer(
+        r"AUC (?:\([^()]*\) )?\*?is\*? an expected minimum", prose)]
+    assert len(claims) == 2
+    for at in claims:
+        assert "concave ROC curve" in prose[at - 40:at + 60], prose[at - 40:at + 60]
