@@ -146,3 +146,32 @@ def test_spark_version_of_num_bins_is_stated():
     prose = " ".join("".join(c["source"]) for c in load(CH14)["cells"]
                      if c["cell_type"] == "markdown")
     assert "exists since Spark 3.0.0" in prose.replace("\n", " ")
+
+
+def _prose() -> str:
+    return " ".join(" ".join("".join(c["source"]) for c in load(CH14)["cells"]
+                             if c["cell_type"] == "markdown").split())
+
+
+def test_the_opening_says_when_spark_merges_and_into_how_many_chunks():
+    """Spark merges only from 2 * numBins = 2,000 distinct scores on (chunks of
+    floor(D / 1000) >= 2 scores); in one partition that makes from 1,000 to 1,500 chunks,
+    "a thousand-odd" (issue 26: the opening said "about a thousand" without the bound)."""
+    opening = " ".join("".join(load(CH14)["cells"][0]["source"]).split())
+    assert "about a thousand chunks by default" not in opening
+    assert ("(since Spark 3.0) by default merges neighbouring scores into a thousand-odd "
+            "chunks once the scores take 2,000 distinct values or more") in opening
+    for distinct in range(1, 100_000):
+        grouping = distinct // 1000
+        if grouping < 2:
+            assert distinct < 2000
+            continue
+        chunks = -(-distinct // grouping)
+        assert 1000 <= chunks <= 1500, distinct
+
+
+def test_the_pr_curves_first_point_is_dated():
+    """Spark prepends (0, P1) to the PR curve since 2.3.0 (SPARK-21806); before, (0, 1)."""
+    prose = _prose()
+    assert "the point $(0, P_1)$ in front of them" in prose
+    assert ("so since Spark 2.3.0, before which the first point was $(0, 1)$" in prose)
