@@ -12,6 +12,10 @@ still changes the stored text and fails the comparison.
 
 The prose formats these values further (``{glue:text}`auc:.4f```), so the ten digits are
 never shown to a reader; they are what nbval and the fact tests compare.
+
+:func:`glue` writes the output that :func:`myst_nb.glue` writes (the book's build reads it)
+without importing myst-nb: a student install (``requirements-student.txt``) runs the
+chapters without the book's build tools (myst-nb brings Sphinx with it).
 """
 
 from __future__ import annotations
@@ -25,6 +29,10 @@ __all__ = ["SIGNIFICANT_DIGITS", "glue", "round_significant"]
 
 #: Significant digits kept in every stored float of the book.
 SIGNIFICANT_DIGITS = 10
+
+#: The prefix of a glued value's MIME types when it is not displayed (myst-nb's
+#: ``myst_nb.ext.glue.GLUE_PREFIX``, which the book's build recognises).
+GLUE_PREFIX = "application/papermill.record/"
 
 
 def _round_float(x: float, digits: int) -> float:
@@ -97,9 +105,11 @@ def round_significant(value: Any, digits: int = SIGNIFICANT_DIGITS) -> Any:
 def glue(name: str, value: Any, *, display: bool = False, digits: int = SIGNIFICANT_DIGITS) -> None:
     """Glue ``value`` into the book's prose under ``name``, floats rounded first.
 
-    The one way the chapters glue a value: :func:`myst_nb.glue` after
+    The one way the chapters glue a value: what :func:`myst_nb.glue` does, after
     :func:`round_significant`, so that the stored glue record is the same on every
-    processor. Unlike :func:`myst_nb.glue`, nothing is displayed by default.
+    processor. Unlike :func:`myst_nb.glue`, nothing is displayed by default. The output
+    is the one myst-nb writes (tests/test_student_requirements.py compares them), made
+    here so that running a chapter needs IPython only, not myst-nb and Sphinx.
 
     Parameters
     ----------
@@ -112,6 +122,10 @@ def glue(name: str, value: Any, *, display: bool = False, digits: int = SIGNIFIC
     digits : int, default 10
         Significant digits kept in floats.
     """
-    from myst_nb import glue as myst_glue
+    from IPython.core.formatters import format_display_data
+    from IPython.display import display as ipy_display
 
-    myst_glue(name, round_significant(value, digits), display=display)
+    mimebundle, metadata = format_display_data(round_significant(value, digits))
+    prefix = "" if display else GLUE_PREFIX
+    metadata["scrapbook"] = {"name": name, "mime_prefix": prefix}
+    ipy_display({prefix + k: v for k, v in mimebundle.items()}, raw=True, metadata=metadata)

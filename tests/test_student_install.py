@@ -1,6 +1,6 @@
 """Student copies run where students run them: a student install, without the repository.
 
-A student clones the repository and runs ``pip install -r requirements.txt .``: that
+A student clones the repository and runs ``pip install -r requirements-student.txt .``: that
 installs ``course_lib`` (a wheel, not the source folder) and never the instructor-only
 ``course_key``; the grader's sandbox likewise sees only a copy of the installed package.
 Here the package is built as a wheel from a copy of its sources (so that nothing is
