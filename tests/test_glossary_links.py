@@ -5,6 +5,7 @@ every ``{term}`` role names a term of the glossary."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -54,3 +55,40 @@ def test_the_linker_links_first_uses_only_once():
                          "the AUC again.\n")
     assert "".join(nb["cells"][2]["source"]) == "## The ROC curve\n$AUC$ and `AUC`, AUC.\n"
     assert term_links.link_first_uses(nb, TERMS) == []
+
+
+def _links_notation(source: str) -> bool:
+    return re.search(r"\{doc\}`(?:[^`<]*<)?[./]*(?:book/)?notation>?`", source) is not None
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name[:2])
+def test_the_first_formula_of_each_chapter_comes_with_a_link_to_the_notation(path):
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    cells = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"]
+    first_math = next(i for i, s in enumerate(cells) if "$" in s)
+    assert any(_links_notation(s) for s in cells[:first_math + 1]), path.name
+
+
+#: What only a remark on a source's mistake says.
+ERRATA_WORDS = re.compile(r"\berrat(?:a|um)\b|\bmisprint|\btypo\b", re.I)
+_BOX = re.compile(r"^(`{3,}|:{3,})\{admonition\} On the sources\n(.*?)^\1\s*$",
+                  re.M | re.S)
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name[:2])
+def test_remarks_on_the_sources_mistakes_sit_in_folded_boxes(path):
+    """The teaching text reads without the sources' errata: a remark on a mistake of a
+    source sits in a folded "On the sources" box (or on the Errata page, linked from
+    one)."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    for cell in nb["cells"]:
+        if cell["cell_type"] != "markdown":
+            continue
+        source = "".join(cell["source"])
+        for box in _BOX.finditer(source):
+            assert re.search(r"^:class: .*\bdropdown\b", box.group(2), re.M), box.group(0)
+        outside = _BOX.sub("", source)
+        outside = re.sub(r"\{doc\}`[^`]*`", "", outside)
+        assert not ERRATA_WORDS.search(outside), (path.name, ERRATA_WORDS.search(
+            outside).group(0), outside[:300])
+        assert not re.search(r"\{doc\}`[^`]*errata>?`", _BOX.sub("", source)), path.name
