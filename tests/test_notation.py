@@ -272,10 +272,6 @@ GLOSSARY = ROOT / "book" / "glossary.md"
 # The pages whose math the letter tests read: every chapter's markdown, the notation
 # page and the glossary.
 PAGES = [NOTATION, GLOSSARY, *NOTEBOOKS]
-# Chapter 18 and the glossary still write the PSI shares of the new sample a_i; they are
-# to be renamed q_i, as on the notation page (issue 26, item 4). Strict: once renamed,
-# the test passes and the marker must go.
-A_I_PENDING = {"18_validation_report.ipynb", "glossary.md"}
 
 
 def page_math(path) -> list[str]:
@@ -290,11 +286,6 @@ def page_math(path) -> list[str]:
 
 def _page_id(path) -> str:
     return path.name
-
-
-def _pending(paths, names, reason):
-    return [pytest.param(p, marks=pytest.mark.xfail(strict=True, reason=reason))
-            if p.name in names else p for p in paths]
 
 
 A_I = re.compile(r"(?<![A-Za-z\\])a_(?:i|\{i\})(?![A-Za-z])")
@@ -337,9 +328,8 @@ def test_the_uses_of_the_letter_a_are_recognised():
     assert not a_misused(r"\sum_i (q_i - e_i)\ln(q_i/e_i)")
 
 
-@pytest.mark.parametrize("path", _pending(
-    [p for p in PAGES if p.name not in CLASS_NAMES], A_I_PENDING,
-    "chapter 18 and the glossary still call the PSI shares a_i"), ids=_page_id)
+@pytest.mark.parametrize("path", [p for p in PAGES if p.name not in CLASS_NAMES],
+                         ids=_page_id)
 def test_the_letter_a_is_the_rule_and_its_answers_only(path):
     """a(x) is the rule [b(x) >= theta] and a_i = a(x_i) its answer for object i (chapters
     1-3, 10); no page uses a for anything else, such as the PSI shares of a sample
