@@ -63,7 +63,7 @@ LOCAL = {
     ("07", "P()"): "precision as a function of the threshold: the page's P",
     ("07", "\\mathrm{AP}"): "average precision, chapter 7 (glossary entry)",
     ("07", "\\mathrm{AUC}_{\\mathrm{trap}}"): "the trapezoid area under PR points, chapter 7",
-    ("07", "H_n"): "the harmonic number in the mean AP of a random order, chapter 7 only",
+    ("07", "H_m"): "the harmonic number in the mean AP of a random order, chapter 7 only",
     ("07", "\\mathrm{precG}"): "precision gain of the PRG section (glossary entry)",
     ("07", "\\mathrm{recG}"): "recall gain of the PRG section (glossary entry)",
     ("08", "\\mathrm{KS}"): "the KS statistic, chapter 8 (glossary entry)",

@@ -19,6 +19,7 @@ from course_lib.exercises._core import (
 )
 
 from . import _cases
+from ._checkpoints import checkpoint
 from ._hints import HINTS, auc_mistakes, keep_distinct, precision_mistakes
 from ._variants import (
     and_join,
@@ -326,7 +327,40 @@ def _draw_least(rng: np.random.Generator) -> dict:
             "recall": str(rng.choice(sorted(_RECALL_WORDS)))}
 
 
+#: The chapter's checkpoint, shown between its summary and its exercises.
+_CHECKPOINT = checkpoint(
+    7, "balance", "Checkpoint: what the class balance leaves alone",
+    question="""
+A scorer is tested twice on data from one population: on a sample with all its objects,
+and on the same sample with nine negatives in ten removed at random. Which of these
+describes the scorer alone, so that it stays the same on both samples (up to sampling
+noise)? Answer a letter.
+
+- (a) the PR curve
+- (b) average precision
+- (c) the ROC curve
+- (d) the precision at recall 1/2
+- (e) the area of the unachievable region of PR space
+""",
+    answer="c",
+    mistakes={
+        "a": "Precision counts the positives above a threshold against all the objects "
+             "above it, negatives included: with fewer negatives it rises, and the PR "
+             "curve moves up.",
+        "b": "Average precision is a mean of precisions, and every precision rises when "
+             "negatives are removed.",
+        "d": "At a given recall, removing negatives removes false positives but no true "
+             "positives, so the precision rises.",
+        "e": "The floor pi R / (pi R + 1 - pi) is set by the share of positives pi, which "
+             "grows when negatives are removed.",
+    },
+    worked="TPR and FPR are each computed within one class, so thinning one class at "
+           "random leaves them, and the ROC curve, where they were; precision and all "
+           "that is built on it move with the balance.",
+)
+
 EXERCISES = [
+    _CHECKPOINT,
     with_variants(_precision_point, {"fpr": "1/10", "tpr": "8/10", "positives": 20,
                                      "negatives": 2000}, _draw_point),
     with_variants(_ap_table, TABLE1, draw_table),
