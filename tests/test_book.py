@@ -408,6 +408,69 @@ def test_threshold_explorers_follow_the_keyboard(html_dir):
     assert checked >= 10
 
 
+#: What one explorer's charts measure on the page: each chart's name, the width of its
+#: drawing (the SVG) and of its plotting square (the frame), and the explorer's width.
+EXPLORER_CHARTS_JS = """
+Array.from(document.querySelectorAll('.threshold-explorer[data-mounted]')).map(ex => ({
+  width: ex.getBoundingClientRect().width,
+  column: ex.parentElement.getBoundingClientRect().width,
+  charts: Array.from(ex.querySelectorAll('figure.te-chart')).map(f => ({
+    name: f.dataset.chart,
+    svg: f.querySelector('svg').getBoundingClientRect().width,
+    frame: f.querySelector('rect.te-frame').getBoundingClientRect().width,
+    right: f.getBoundingClientRect().right - ex.getBoundingClientRect().right}))}))"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [1280, 1024, 390])
+def test_threshold_explorer_charts_are_readable_on_a_desktop_and_fit_a_phone(html_dir, width):
+    """On a desktop page (1280 and 1024 px) every ROC and PR chart of every threshold
+    explorer is at least 240 px wide, its plotting square too (they were 146 and 115 px
+    at 1280 px: four thumbnails in a row); on a phone (390 px) no chart is wider than its
+    explorer, no explorer wider than its column, and no page scrolls sideways."""
+    chromium = _chromium_or_skip()
+    from playwright.sync_api import sync_playwright
+
+    pages = [p for p in html_dir.rglob("*.html")
+             if "_static" not in p.parts and 'class="threshold-explorer"' in p.read_text(encoding="utf-8")]
+    assert any(p.name == "explorer.html" for p in pages)
+    small, wide, measured = [], [], 0
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=chromium,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run",
+                  "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost"],
+        )
+        try:
+            page = browser.new_page(viewport={"width": width, "height": 900 if width > 500 else 844})
+            for path in pages:
+                page.goto(path.as_uri(), wait_until="load")
+                name = str(path.relative_to(html_dir))
+                explorers = page.evaluate(EXPLORER_CHARTS_JS)
+                assert explorers, f"{name}: no mounted explorer"
+                for k, ex in enumerate(explorers):
+                    if ex["width"] > ex["column"] + 1:
+                        wide.append(f"{name} #{k}: explorer {ex['width']:.0f} > column {ex['column']:.0f} px")
+                    for c in ex["charts"]:
+                        if c["right"] > 1:
+                            wide.append(f"{name} #{k}: {c['name']} sticks out by {c['right']:.0f} px")
+                        if width >= 1024 and c["name"] in ("roc", "pr"):
+                            measured += 1
+                            if min(c["svg"], c["frame"]) < 240:
+                                small.append(f"{name} #{k}: {c['name']} {c['svg']:.0f} px, "
+                                             f"its square {c['frame']:.0f} px")
+                sideways = page.evaluate("[document.scrollingElement.scrollWidth, window.innerWidth]")
+                if sideways[0] > sideways[1]:
+                    wide.append(f"{name}: the page is {sideways[0]} px wide in {sideways[1]}")
+        finally:
+            browser.close()
+    assert not small, "\n".join(small)
+    assert not wide, "\n".join(wide)
+    if width >= 1024:
+        assert measured >= 8  # explorer.html's two explorers and chapters 1, 2, 7, 8
+
+
 @pytest.fixture(scope="session")
 def served_book(html_dir):
     """The built book on a local HTTP server (the search page fetches pages as a reader's
@@ -575,3 +638,31 @@ def test_copies_number_the_exercises_as_the_book(html_dir, tmp_path):
         assert [t.replace("\u2019", "'") for t in book] == ours, path.name
         compared += len(ours)
     assert compared >= 90
+
+
+def test_every_exercise_box_names_its_answer(html_dir):
+    """Each exercise box ends with the variable of its answer (book/_ext/exercise_answers.py),
+    the name the student copies give it: "Your answer: `point_02`." or, for a function,
+    "Your answer: a function `auc_pairs(y_true, y_score)`."."""
+    from html import unescape
+
+    from course_lib.exercises import REGISTRY
+    from course_lib.exercises.student import answer_parts
+
+    box = re.compile(r'<div class="exercise[ "].*?</section>', re.S)
+    label = re.compile(r'<div class="exercise[^"]*" id="([^"]+)"')
+    answer = re.compile(r'<p class="exercise-answer">(.*?)</p>\s*</section>$', re.S)
+    seen = []
+    for path in sorted((html_dir / "notebooks").glob("*.html")):
+        for match in box.finditer(path.read_text(encoding="utf-8")):
+            html = match.group(0)
+            exercise = label.match(html)
+            assert exercise, f"{path.name}: an exercise box without its label"
+            said = answer.search(html)
+            assert said, f"{path.name}: {exercise[1]} does not name its answer"
+            text = re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", "", said[1]))).strip()
+            words, code = answer_parts(exercise[1])
+            assert text == f"Your answer: {words}{code}.", (path.name, exercise[1])
+            seen.append(exercise[1])
+    assert len(seen) >= 90 and len(set(seen)) == len(seen)
+    assert set(seen) <= set(REGISTRY)

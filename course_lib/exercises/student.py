@@ -76,7 +76,7 @@ from course_lib.exercises._core import Exercise
 from course_lib.exercises.sealed import FEEDBACK_MODES
 from course_lib.exercises.seeds import copy_id, exercise_seed, normalize_student, student_seed
 
-__all__ = ["answer_cell", "answer_note", "book_index", "chapter_of", "check_cell",
+__all__ = ["answer_cell", "answer_note", "answer_parts", "book_index", "chapter_of", "check_cell",
            "read_roster", "read_secret", "student_copy", "student_exercises",
            "student_wording", "write_student_copies", "main"]
 
@@ -214,6 +214,23 @@ def book_index(root: Path | str = ROOT) -> Any:
     return _INDEXES[stamp]
 
 
+def answer_parts(exercise_id: str) -> tuple[str, str]:
+    """What holds an exercise's answer, as words and code: the student copies' line under
+    the exercise (:func:`answer_note`) and the book's exercise boxes
+    (``book/_ext/exercise_answers.py``) say it alike.
+
+    >>> answer_parts("auc-pairs-table1")
+    ('', 'auc_table1')
+    >>> answer_parts("auc-pairs-function")
+    ('a function ', 'auc_pairs(y_true, y_score)')
+    """
+    ex = get(exercise_id)
+    if ex.kind == "function":
+        signature = ex.function.signature if ex.function is not None else ""
+        return "a function ", f"{ex.answer_name}({signature})"
+    return "", ex.answer_name
+
+
 def answer_note(exercise_id: str) -> str:
     """The line under an exercise of a student copy that names its answer.
 
@@ -222,11 +239,8 @@ def answer_note(exercise_id: str) -> str:
     >>> answer_note("auc-pairs-function")
     '**Your answer:** a function `auc_pairs(y_true, y_score)`, in the code cell below.'
     """
-    ex = get(exercise_id)
-    if ex.kind == "function":
-        signature = ex.function.signature if ex.function is not None else ""
-        return f"**Your answer:** a function `{ex.answer_name}({signature})`, in the code cell below."
-    return f"**Your answer:** `{ex.answer_name}`, in the code cell below."
+    words, code = answer_parts(exercise_id)
+    return f"**Your answer:** {words}`{code}`, in the code cell below."
 
 
 #: The book's sentence about its folded solutions (with chapter 13's tail), which a
