@@ -12,6 +12,8 @@ GLOSSARY = (ROOT / "book" / "glossary.md").read_text(encoding="utf-8")
 def prose(path) -> str:
     text = " ".join("".join(c["source"]) for c in load(path)["cells"]
                     if c["cell_type"] == "markdown")
+    # a glossary link ({term}`words <Term>`, issue 28 item 4) reads as its words
+    text = re.sub(r"\{term\}`([^`<]*?)\s*(?:<[^>`]*>)?`", r"\1", text)
     return re.sub(r"\s+", " ", text)
 
 

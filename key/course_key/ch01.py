@@ -131,9 +131,9 @@ A system has precision $P = {decimal_text(p)}$ and recall $R = {decimal_text(r)}
                       "f1_system1 = 2 * P * R / (P + R)",
         solution=f1,
         checker=exact(f1, mistakes=keep_distinct(f1, [
-            Mistake((p + r) / 2, "This is the arithmetic mean; F1 is the harmonic mean "
-                                 "2PR/(P + R)."),
-            Mistake(p * r, "This is P x R; F1 = 2PR/(P + R)."),
+            Mistake((p + r) / 2, "This is the arithmetic mean; F1 is the harmonic mean of "
+                                 "precision and recall."),
+            Mistake(p * r, "This is P x R; F1 is the harmonic mean of P and R."),
         ]), hint="F1 is the harmonic mean of precision and recall."),
         worked=f"2 x {decimal_text(p)} x {decimal_text(r)} / {decimal_text(p + r)} = {f1}.",
     )
@@ -304,3 +304,43 @@ EXERCISES = [
     with_variants(_macro_recall, {"matrix": ((50, 10, 0), (5, 20, 5), (0, 5, 5))},
                   _draw_matrix),
 ]
+
+
+# --------------------------------------------------------------------- checkpoint
+#: The answers of a checkpoint: one letter, with or without its parentheses.
+_LETTERS = {c: c for c in "abcde"} | {f"({c})": c for c in "abcde"}
+
+#: The chapter's checkpoint (issue 28, item 3): a conceptual question after the summary,
+#: the same for every student (no variants). It stands before the exercises in the
+#: chapter, and sphinx-exercise numbers the exercises in page order, so it comes first.
+EXERCISES.insert(0, value_exercise(
+    id="checkpoint-01-growing-web", chapter=1, title="A web that grows",
+    question="""
+A search engine answers a query: the counts TP (relevant pages shown), FP (other pages
+shown) and FN (relevant pages missed) stay as they are while the web grows, adding
+millions of pages that are neither relevant nor shown (the true negatives, TN). Which
+of these metrics of the engine stays exactly the same?
+
+- (a) accuracy
+- (b) the Matthews correlation coefficient
+- (c) $F_1$
+- (d) balanced accuracy
+- (e) specificity
+
+Answer with one letter as a string, `"a"` to `"e"`.
+""",
+    answer_name="checkpoint_1",
+    solution_code='checkpoint_1 = "c"',
+    solution="c",
+    checker=ChoiceChecker("c", _LETTERS, mistakes={
+        "a": "Accuracy counts the true negatives among the right answers: "
+             "(TP + TN)/(TP + TN + FP + FN) grows with TN.",
+        "b": "MCC uses all four cells of the matrix; the chapter's spam filter shows it "
+             "moving as the number of good letters changes.",
+        "d": "Balanced accuracy averages recall with the specificity TN/(TN + FP), which "
+             "grows with TN.",
+        "e": "Specificity is TN/(TN + FP): it is made of the true negatives.",
+    }),
+    worked="F1 = 2TP/(2TP + FP + FN) has no TN in it; accuracy, MCC, balanced accuracy "
+           "and specificity all grow or change with TN.",
+))
