@@ -82,7 +82,7 @@ def test_chapter8_gain_lift_ks_of_the_sample():
     gain, lift = float(g["gain_top10"]), float(g["lift_top10"])
     assert lift == pytest.approx(gain / 0.1)
     assert float(g["ks_column"]) <= float(g["ks"]) + 1e-12
-    assert g["ks1"] == "'1/2'" and (g["ks1_tp"], g["ks1_fp"]) == ("3", "2")
+    assert "ks1" not in g  # Table 1's KS is exercise ks-table1's answer (issue 28, item 2)
     assert (g["tie_dpr"], g["tie_dtpr"]) == ("'2/7'", "'1/3'")
 
 
@@ -159,12 +159,16 @@ def test_gain_vs_roc_figure_draws_both_curves():
 
 
 def test_chapter8_youden_j_maximum_is_the_ks_distance():
-    """Youden's J = TPR - FPR; its maximum over Table 1's thresholds is KS = 1/2, at the
-    KS threshold 0.2, where the balanced accuracy is (1 + J)/2 = 3/4."""
+    """Youden's J = TPR - FPR; its maximum over the thresholds of the chapter's six objects
+    (scores 0.9 ... 0.3, positives first, third and fourth) is their KS = 2/3, at the KS
+    threshold 0.6 (all 3 positives, 1 of 3 negatives), where the balanced accuracy is
+    (1 + J)/2 = 5/6. Table 1's KS is left to exercise ks-table1."""
     g = glued(CH8)
-    assert g["youden_max"] == "'1/2'" == g["ks1"]
-    assert float(g["youden_theta"]) == 0.2 == float(g["ks1_threshold"])
-    assert float(g["youden_ba"]) == 0.75
+    y6, b6 = [1, 0, 1, 1, 0, 0], [0.9, 0.8, 0.7, 0.6, 0.5, 0.3]
+    assert g["youden_max"] == "'2/3'" and float(g["youden_theta"]) == 0.6
+    assert (g["ks6_tp"], g["ks6_fp"], g["m0_6"]) == ("3", "1", "3")
+    assert g["youden_ba"] == "'5/6'"
+    assert cl.ks_statistic(y6, b6) == pytest.approx(2 / 3)
     roc = cl.roc_curve(Y1, B1)
     assert np.max(roc.tpr - roc.fpr) == cl.ks_statistic(Y1, B1) == 0.5
     assert re.search(r"threshold +TPR +FPR +J\n", cell_text(CH8))

@@ -21,6 +21,7 @@ from course_lib.exercises._core import (
 )
 
 from . import _cases
+from ._checkpoints import checkpoint
 from ._hints import HINTS, keep_distinct, ks_over_rate
 from ._variants import (
     approx_text,
@@ -302,7 +303,35 @@ def _draw_top_decile(rng: np.random.Generator) -> dict:
     return {"customers": n, "responders": int(rng.integers(n // 10 + 1, n // 2 + 1))}
 
 
+#: The chapter's checkpoint, shown between its summary and its exercises.
+_CHECKPOINT = checkpoint(
+    8, "ks-balance", "Checkpoint: what the share of positives leaves alone",
+    question="""
+A scorer's scores have the same distribution within each class in two samples; only the
+share of positives differs between them. Which of these is the same in both samples (up
+to sampling noise)? Answer a letter.
+
+- (a) the gain curve
+- (b) the lift of the top 10%
+- (c) the KS statistic
+- (d) the area under the gain curve
+- (e) the largest lift that any ranking of the sample can reach
+""",
+    answer="c",
+    mistakes={
+        "a": "The gain curve is drawn against RPP = pi TPR + (1 - pi) FPR, which mixes "
+             "the two classes: it moves with the share of positives pi.",
+        "b": "The lift divides TPR by RPP, and RPP mixes the two classes.",
+        "d": "The area under the gain curve is (1 - pi) AUC + pi/2: it moves with pi.",
+        "e": "No selection is richer in positives than 100%, so the largest lift is "
+             "1/pi, which moves with pi.",
+    },
+    worked="KS = max (TPR - FPR), and TPR and FPR are each computed within one class; "
+           "everything drawn against RPP moves with the share of positives.",
+)
+
 EXERCISES = [
+    _CHECKPOINT,
     with_variants(_auc_from_gain, {"area": "6/10", "positives": 100, "negatives": 900},
                   _draw_gain),
     with_variants(_ks_table, TABLE1, _draw_ks),
