@@ -28,6 +28,7 @@ from course_lib.exercises._core import (
 )
 from course_lib.models import LINEAR_DENSITIES, ScoreModel
 
+from ._checkpoints import checkpoint
 from ._hints import HINTS, keep_distinct
 from ._variants import decimal_text, ratio_code
 
@@ -292,7 +293,38 @@ threshold is it reached? Answer a tuple (KS, threshold), exactly.
     )
 
 
+#: The chapter's checkpoint, shown between its summary and its exercises.
+_CHECKPOINT = checkpoint(
+    10, "model", "Checkpoint: what moves with the share of positives",
+    question="""
+Which of these statements about the linear-density model ($p_1(b) = 2b$,
+$p_0(b) = 2 - 2b$) is true? Answer a letter.
+
+- (a) Since both densities are linear, the ROC curve is a straight line.
+- (b) When positives become rarer, the threshold with the largest $\\mathrm{TPR} - \\mathrm{FPR}$ moves.
+- (c) When positives become rarer, the threshold with the best accuracy moves.
+- (d) Making positives rarer raises the area under the PR curve.
+- (e) The normalized Gini coefficient changes with the share of positives.
+""",
+    answer="c",
+    mistakes={
+        "a": "Linear densities give quadratic tails, TPR and FPR; eliminating the threshold "
+             "between them leaves a square root: the ROC curve bends.",
+        "b": "TPR and FPR are each computed within one class, so TPR - FPR, its maximum "
+             "and the threshold where it is reached do not depend on the share of "
+             "positives.",
+        "d": "The area under the PR curve grows with the share of positives: rarer "
+             "positives give a lower area.",
+        "e": "The normalized Gini coefficient is 2 AUC - 1, and the AUC does not depend on "
+             "the share of positives.",
+    },
+    worked="The accuracy pi TPR + (1 - pi)(1 - FPR) weighs the classes by their shares, so "
+           "its best threshold moves with pi; the KS threshold stays where the densities "
+           "cross.",
+)
+
 EXERCISES = [
+    _CHECKPOINT,
     with_variants(_tpr_formula, _BOOK, _draw_slopes),
     with_variants(_uniform, {"pi": "1/10"},
                   lambda rng: {"pi": f"{int(rng.integers(1, 50))}/100"}),
