@@ -19,6 +19,7 @@ from course_lib.exercises._core import (
     with_whole_mistakes,
 )
 
+from ._checkpoints import checkpoint
 from ._hints import HINTS, keep_distinct
 from ._variants import (
     decimal_text,
@@ -218,7 +219,44 @@ def _draw_flipped(rng: np.random.Generator) -> dict:
     return redraw(rng, draw, differs)
 
 
+#: The chapter's checkpoint, shown between its summary and its exercises.
+_CHECKPOINT = checkpoint(
+    9, "under-the-hull", "Checkpoint: a threshold under the hull",
+    question="""
+One threshold of a scorer has its ROC point $P$ strictly below the scorer's ROC convex
+hull. What becomes of $P$'s line in cost space, where the scorer's cost curve is the
+lower envelope of all its lines and of the two trivial ones? Answer a letter.
+
+- (a) it makes a piece of the cost curve over some range of $\\mathrm{PCF}(+)$: every
+  threshold is the best one somewhere
+- (b) dropping it leaves the cost curve as it was: at every $\\mathrm{PCF}(+)$ a vertex
+  of the hull or a trivial classifier costs no more
+- (c) it makes the piece of the cost curve around $\\mathrm{PCF}(+) = 1/2$, where the
+  two errors weigh the same
+- (d) it makes the piece of the cost curve over its operating range, where it beats
+  both trivial classifiers
+- (e) that depends on the class shares and the costs, which ROC space does not show
+""",
+    answer="b",
+    mistakes={
+        "a": "Being a threshold of the scorer does not make a point the cheapest choice "
+             "anywhere; recall which ROC points the lower envelope is made of.",
+        "c": "PCF(+) = 1/2 is not special for the envelope: at any PCF(+), compare P with "
+             "the point of the hull straight above it.",
+        "d": "Beating both trivial classifiers is not enough to be the cheapest: the "
+             "lines of the other thresholds are in cost space too.",
+        "e": "The class shares and the costs enter only through PCF(+), the horizontal "
+             "axis of cost space, and the comparison with the hull holds at every "
+             "PCF(+).",
+    },
+    worked="At a fixed PCF(+) the normalized expected cost is linear in (FPR, TPR) and "
+           "falls as TPR rises: the hull point above P costs no more than P, and as a mix "
+           "of two hull vertices no less than the cheaper of them. Only the hull's "
+           "vertices (and the trivial classifiers) make the cost curve.",
+)
+
 EXERCISES = [
+    _CHECKPOINT,
     with_variants(_pcf, {"p_pos": "1/5", "c_miss": 4}, _draw_pcf),
     with_variants(_nec_point, {"pcf": "1/2", "fpr": "15/100", "tpr": "7/10"}, _draw_nec),
     with_variants(_operating_range, {"fpr": "3/10", "tpr": "9/10"}, _draw_range),
