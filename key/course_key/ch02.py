@@ -17,6 +17,7 @@ import numpy as np
 
 from course_lib import randomized_roc_point, roc_auc, roc_curve, roc_point
 from course_lib.exercises._core import (
+    ChoiceChecker,
     Exercise,
     FunctionSpec,
     Mistake,
@@ -503,3 +504,44 @@ def roc_point_answer(y_true, y_score, threshold):
     with_variants(_mixed_thresholds,
                   {**TABLE1, "theta_a": 0.6, "theta_b": 0.2, "q": "1/4"}, _draw_mixed),
 ]
+
+
+# --------------------------------------------------------------------- checkpoint
+#: The answers of a checkpoint: one letter, with or without its parentheses.
+_LETTERS = {c: c for c in "abcde"} | {f"({c})": c for c in "abcde"}
+
+#: The chapter's checkpoint (issue 28, item 3): a conceptual question after the summary,
+#: the same for every student (no variants). In the chapter it follows the two warm-ups
+#: on Table 1 (which stand before the walk) and precedes the other exercises;
+#: sphinx-exercise numbers the exercises in page order, so it is third here too.
+EXERCISES.insert(2, value_exercise(
+    id="checkpoint-02-dent", chapter=2, title="A node under the hull",
+    question="""
+On a sample's ROC curve, the node of a threshold $\\theta$ lies strictly below the ROC
+convex hull: the path has a dent there. Which statement is true?
+
+- (a) No costs and no shares of the classes make $\\theta$ the cheapest threshold.
+- (b) $\\theta$ is the cheapest threshold when a miss and a false alarm cost the same.
+- (c) The AUC of the sample equals the area under its ROC convex hull.
+- (d) Tossing a coin between two other thresholds reaches only points below the path.
+- (e) Giving up $\\theta$ (never using it as a threshold) lowers the AUC.
+
+Answer with one letter as a string, `"a"` to `"e"`.
+""",
+    answer_name="checkpoint_2",
+    solution_code='checkpoint_2 = "a"',
+    solution="a",
+    checker=ChoiceChecker("a", _LETTERS, mistakes={
+        "b": "Equal costs give one slope S of the iso-performance lines; the cheapest point "
+             "is where the highest line of that slope still meets the curve. Can a line "
+             "stop at a point below the hull?",
+        "c": "The hull bridges the dent: the area under it adds the triangle between the "
+             "dent and the hull's edge.",
+        "d": "A coin tossed between two thresholds reaches every point of the segment "
+             "between their nodes, and such segments make up the hull.",
+        "e": "The AUC is a property of the scores and their order, whatever thresholds one "
+             "decides to use.",
+    }),
+    worked="A line of any slope last touches the curve at a point of the hull; a node "
+           "strictly below it is never the cheapest.",
+))
