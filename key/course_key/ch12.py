@@ -21,6 +21,7 @@ from course_lib.exercises._core import (
     with_variants,
 )
 
+from ._checkpoints import checkpoint
 from ._hints import HINTS, keep_distinct
 from ._variants import decimal_text, fraction_code
 
@@ -233,7 +234,45 @@ def _draw_screen(rng: np.random.Generator) -> dict:
             return {"c": c, "d": d}
 
 
+#: The chapter's checkpoint, shown between its summary and its exercises.
+_CHECKPOINT = checkpoint(
+    12, "modest-auc", "Checkpoint: a modest AUC",
+    question="""
+A churn model (class 1 = "will leave") has a ROC AUC of 0.56. Its ROC curve climbs
+straight up the left edge, $\\mathrm{FPR} = 0$, to $\\mathrm{TPR} = 0.12$, and from there
+runs along a straight line to $(1, 1)$. What does this say about the model? Answer a
+letter.
+
+- (a) it is of no use: an AUC this close to 1/2 means that its ranking is nearly random
+  everywhere
+- (b) the customers it scores highest are all churners, so retention offers to that top
+  group are well spent
+- (c) the customers it scores lowest are all loyal, so they can be left out of every
+  campaign
+- (d) its precision is high at every depth of the ranking, since the curve starts up the
+  left edge
+- (e) a model with the same AUC whose curve lies evenly a little above the diagonal would
+  serve the retention campaign as well
+""",
+    answer="b",
+    mistakes={
+        "a": "The AUC averages over the whole curve: a steep piece at one end can hold "
+             "the model's value while the rest of the ranking is a coin.",
+        "c": "The left edge, FPR = 0, is the top of the ranking, where no negative has "
+             "been passed yet; the bottom of the ranking is the other end of the curve.",
+        "d": "Past its first group the curve runs straight to (1, 1): deeper in the "
+             "ranking, churners and loyal customers come in a fixed proportion.",
+        "e": "Equal areas can hide different shapes. A curve that is evenly weak has no "
+             "sure group at either end, and a campaign uses only one end of the ranking.",
+    },
+    worked="FPR = 0 while TPR rises means that the top-scored customers are churners "
+           "only: 12% of the churners come before the first loyal customer. The rest of "
+           "the curve is a straight line, a random order, so the area is "
+           "(1 + 0.12)/2 = 0.56, the mirror image of the credit model's (1 + f)/2.",
+)
+
 EXERCISES = [
+    _CHECKPOINT,
     with_variants(_auc_search, _SEARCH, _draw_search),
     with_variants(_p_at_10, _SEARCH, _draw_search_top),
     with_variants(_auc_sure_group, {"f": "1/5"}, _draw_share),
