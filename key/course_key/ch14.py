@@ -18,6 +18,7 @@ from course_lib.exercises._core import (
     with_variants,
 )
 
+from ._checkpoints import checkpoint
 from ._hints import HINTS, keep_distinct
 from ._variants import count_table, draw_count_groups
 
@@ -314,7 +315,37 @@ def _draw_spark(rng: np.random.Generator) -> dict:
             return {"rows": rows}
 
 
+#: The chapter's checkpoint, shown between its summary and its exercises.
+_CHECKPOINT = checkpoint(
+    14, "what-moves-the-auc", "Checkpoint: what moves the exact AUC",
+    question="""
+The chapter's SQL returns the exact AUC of a score column, ties counting one half. Which
+of these changes the number it returns for a table? Answer a letter.
+
+- (a) reading the same rows in another order, or split into other partitions
+- (b) rounding the scores to fewer decimals, so that more of them tie
+- (c) running the same statement on Spark instead of DuckDB
+- (d) adding 0 to every score and casting the pair counts to a 128-bit integer
+- (e) multiplying every score by 100
+""",
+    answer="b",
+    mistakes={
+        "a": "The statement groups the rows by score before anything else, so their order "
+             "and partitioning never reach the sums.",
+        "c": "The statements are the same on both engines, and the sums are exact "
+             "integers on both.",
+        "d": "Adding 0 changes no score's order, and a wider integer type changes no "
+             "integer.",
+        "e": "A strictly increasing map keeps the order of the scores, and the AUC depends "
+             "on nothing else.",
+    },
+    worked="Only the order of the scores, with its ties, enters the AUC. Rounding merges "
+           "scores into ties, and a tied (positive, negative) pair counts one half "
+           "whichever way the finer scores ordered it.",
+)
+
 EXERCISES = [
+    _CHECKPOINT,
     with_variants(_auc_groups, _GROUPS_BOOK, _draw_groups),
     with_variants(_tied_pairs, _GROUPS_BOOK, _draw_groups),
     with_variants(_tie_decile, _DECILE_BOOK, _draw_decile),
