@@ -9,6 +9,7 @@ import numpy as np
 from course_lib import isotonic_calibration
 from course_lib.exercises._core import Exercise, Mistake, exact, value_exercise, with_variants
 
+from ._checkpoints import checkpoint
 from ._hints import auc_ties, keep_distinct
 from ._variants import (
     _WORDS,
@@ -304,7 +305,39 @@ def _draw_segment(rng: np.random.Generator) -> dict:
                     "end": [str(Fraction(f1, grid)), str(Fraction(t1, grid))]}
 
 
+#: The chapter's checkpoint, shown between its summary and its exercises.
+_CHECKPOINT = checkpoint(
+    15, "repair-keeps-auc", "Checkpoint: a repair that keeps the AUC",
+    question="""
+A default model has a ROC AUC of 0.80 on new loans, but its predicted probabilities
+average 0.20 where 5% of the loans default. Which repair makes its probabilities usable
+while keeping its AUC exactly as it is? Answer a letter.
+
+- (a) a strictly increasing calibration map fitted on labelled loans, such as Platt
+  scaling with a positive slope
+- (b) retraining the model until its AUC reaches 0.90
+- (c) none is needed: an AUC of 0.80 already shows that the probabilities are right
+- (d) computing the ECE with fewer bins, so that it comes out small
+- (e) isotonic regression, since on the loans it is fitted on it raises the AUC
+""",
+    answer="a",
+    mistakes={
+        "b": "The AUC judges the order of the scores only; a higher AUC says nothing about "
+             "whether a score of 0.2 means a 20% risk.",
+        "c": "The AUC cannot see calibration: a strictly increasing map of the scores "
+             "keeps it and changes the probabilities as much as it likes.",
+        "d": "Fewer bins let errors of opposite sign cancel inside a bin: the number "
+             "changes, the probabilities do not.",
+        "e": "Isotonic regression is only non-decreasing: it merges scores into ties, "
+             "which changes the AUC, and its gain on the data it was fitted on is an "
+             "artefact.",
+    },
+    worked="A strictly increasing map keeps the order of every pair, hence the AUC, and "
+           "fitted on labelled data it moves the probabilities to the observed shares.",
+)
+
 EXERCISES = [
+    _CHECKPOINT,
     with_variants(_brier, _TABLE1, _draw_table),
     with_variants(_auc_cubed, _TABLE1, _draw_table),
     with_variants(_ece_one_bin, _TABLE1, _draw_table),
