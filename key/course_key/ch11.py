@@ -27,6 +27,7 @@ from course_lib.exercises._core import (
 )
 
 from ._cases import uniform_cases
+from ._checkpoints import checkpoint
 from ._variants import decimal_text
 
 _t = sympy.Symbol("t")
@@ -272,9 +273,42 @@ def _draw_overlapping(rng: np.random.Generator) -> dict:
             return data
 
 
+#: The chapter's checkpoint, shown between its summary and its exercises.
+_CHECKPOINT = checkpoint(
+    11, "interval", "Checkpoint: what a 95% interval promises",
+    question="""
+DeLong's method gives a 95% confidence interval of 0.78 to 0.88 for a scorer's AUC on
+one test set of 300 objects. Which statement is right? Answer a letter.
+
+- (a) The true AUC lies between 0.78 and 0.88 with probability 0.95.
+- (b) Of the intervals that this method builds on many test sets of the same kind, about
+  95% contain the true AUC.
+- (c) About 95% of the test set's (positive, negative) pairs are ordered correctly.
+- (d) Another test set of 300 objects from the same population would give about the same
+  interval.
+- (e) With 3000 objects the interval would be about ten times narrower.
+""",
+    answer="b",
+    mistakes={
+        "a": "The true AUC is a fixed number, not a random one: the probability belongs to "
+             "the method, which builds another interval from each test set.",
+        "c": "The interval is about the AUC of the population the test set comes from, not "
+             "about the pairs of this test set.",
+        "d": "Each test set gives its own AUC and its own interval around it; only how often "
+             "such intervals contain the truth is fixed.",
+        "e": "The spread of the AUC shrinks like one over the square root of the number of "
+             "objects, not like one over that number.",
+    },
+    worked="95% is a property of the method: over many test sets about 95% of its "
+           "intervals contain the true AUC.",
+)
+
 EXERCISES = [
+    _CHECKPOINT,
     with_variants(_sd_difference, {"sd": 0.023}, _draw_sd),
-    with_variants(_auc_sd_300, {"m1": 150, "m0": 150}, _draw_sizes),
+    # 50 and 250, not the balanced 150 and 150 whose sd the chapter shows (issue 28,
+    # item 2); the variants draw 60 to 140 positives
+    with_variants(_auc_sd_300, {"m1": 50, "m0": 250}, _draw_sizes),
     with_variants(_n_for_sd, {"sd": "1/100"}, _draw_target),
     with_variants(_overlapping, _BOOK_OVERLAP, _draw_overlapping),
     function_exercise(
