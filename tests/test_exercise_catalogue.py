@@ -175,7 +175,7 @@ CATALOGUE = [
     ("largest AUC below 1 without ties", "d-q4-max-auc", max_auc_no_ties,
      ["ties are allowed"]),
     ("ROC curve: rationality forgotten", "d-q8-roc-condition",
-     is_roc_curve_monotone_only, ["rational"]),
+     is_roc_curve_monotone_only, ["not enough", "finite sample"]),
     ("sampling with the other class's inverse CDF", "inverse-cdf-positive",
      sample_positive_negatives_cdf, ["negatives' inverse cdf"]),
     ("rank averaging without average ranks for ties", "rank-average-function",

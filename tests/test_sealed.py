@@ -67,7 +67,8 @@ def test_the_key_agrees_with_the_check(ex):
                 assert m.hint in sealed.message, (real.message, sealed.message)
         assert check(ex.id, ...).points == 0
     else:
-        assert check(ex.id, ex.solution).passed
+        fb = check(ex.id, ex.solution)
+        assert fb.passed and fb.public_only and fb.points == 0, str(fb)
         assert not check(ex.id, 0.5).passed
 
 

@@ -339,7 +339,7 @@ def _mistake_hashes(body: dict) -> list[str]:
     kind = body["t"]
     out: list[str] = []
     if kind == "number":
-        for m in body["mistakes"] + ([body["percent"]] if "percent" in body else []):
+        for m in body["mistakes"] + [body[k] for k in ("percent", "close") if k in body]:
             out += number(m)
     elif kind == "choice":
         out += list(body["mistakes"])
@@ -403,7 +403,8 @@ def test_verdict_and_none_copies_hold_no_hint_and_no_mistake_hash(per_student):
                     assert body == {"t": "recorded"} and sealed["salt"] == ""
                 else:
                     assert _mistake_hashes(body) == [] and body.get("hint", "") == ""
-                    assert "percent" not in body and body.get("whole", []) == []
+                    assert "percent" not in body and "close" not in body
+                    assert body.get("whole", []) == []
                     assert body.get("wrong", []) == []
 
 
@@ -424,11 +425,16 @@ def test_verdict_says_right_or_not_right_and_none_says_recorded():
         elif ex.function is not None and ex.function.wrong_versions:
             wrong = ex.function.wrong_versions[0][0]
         right = ex.function.reference if ex.function is not None else ex.solution
-        if isinstance(right, Fraction) or ex.function is not None:
+        if isinstance(right, Fraction):
             assert checks["full"](ex.id, right).passed
             verdict = checks["verdict"](ex.id, right)
             assert verdict.passed and verdict.message == "right"
             assert verdict.points == verdict.max_points
+        elif ex.function is not None:  # the public cases pass; the grader gives the points
+            for mode in ("full", "verdict"):
+                fb = checks[mode](ex.id, right)
+                assert fb.passed and fb.public_only and fb.points == 0
+                assert "public cases; graded on hidden cases as well" in fb.message
         if wrong is not None and not checks["full"](ex.id, wrong).passed:
             # (a wrong function may differ from the reference on hidden cases only)
             full = checks["full"](ex.id, wrong)

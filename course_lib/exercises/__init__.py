@@ -18,17 +18,23 @@ Answers
 -------
 A value answer may be given in any equivalent form: an int, a ``Fraction``, a float, a
 numpy scalar, a string such as ``"19/24"`` or ``"79.17%"``, a one-element list. Exact
-(Fraction) references accept a float within 1e-9 with a note of the exact value; float
+(Fraction) references accept a float within 1e-9 with a note of the exact value, and tell
+a decimal within ``CLOSE_TOLERANCE`` (e.g. 0.7917 for 19/24) to give it exactly; float
 references state their tolerance. A wrong number gets the hint of the mistake it matches
 (recomputed on the same data: ties counted as 0 or 1, ascending order, TPR and FPR
-swapped, unnormalized Gini, ...). A stub answer ``...`` scores 0 with "not answered yet".
+swapped, unnormalized Gini, ...); a hint names the mistake or the idea, never the
+answer's value or formula. A stub answer ``...`` scores 0 with "not answered yet".
 
 A function answer (``kind == "function"``) is called on hidden cases generated at check
-time from a seed (:meth:`Exercise.hidden_cases`), each call limited to
-``CALL_TIME_LIMIT`` = 2 seconds (``SIGALRM`` in a main thread, otherwise an abandoned
-daemon thread); the feedback shows the smallest failing input with the expected and the
-given output, and names the mistake when the outputs match a known wrong version. A
-grader that ran the function in another process passes its outputs to
+time from a seed (:meth:`Exercise.hidden_cases`, which always include the exercise's
+public cases), each call limited to ``CALL_TIME_LIMIT`` = 2 seconds (``SIGALRM`` in a
+main thread, otherwise an abandoned daemon thread); the feedback shows the smallest
+failing input with the expected and the given output, and names the mistake when the
+outputs match a known wrong version. A function whose parameters are not named as the
+exercise calls them (``y_true, y_score``, ...) is told the signature it must have. A
+student copy's ``check`` runs the public cases only, and says so: "passes the 5 public
+cases; graded on hidden cases as well", with no points (:class:`Feedback`'s
+``public_only``). A grader that ran the function in another process passes its outputs to
 :meth:`Exercise.check_outputs` (errors as ``{"__error__": "TypeError: ..."}``, time-outs
 as ``{"__timeout__": True}``).
 

@@ -19,6 +19,7 @@ import dataclasses
 import html
 import math
 import numbers
+import re
 import signal
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -43,6 +44,17 @@ CALL_TIME_LIMIT = 2.0
 
 NOT_ANSWERED = "not answered yet: replace the ... with your answer"
 
+#: How messages show the forms a number may take. Its example is no exercise's answer
+#: (a test holds it against every reference, the variants' too).
+FORMAT_EXAMPLE = 'a fraction like "5/11", a decimal or a percent'
+
+#: What a decimal close to an exact answer is told (the letters, never the answer's p, q).
+GIVE_EXACTLY = 'close: give it exactly, e.g. Fraction(p, q) or the string "p/q"'
+
+#: How near an exact answer a decimal is "close" (relative to the answer when above 1):
+#: a rounding to three decimals or more.
+CLOSE_TOLERANCE = 5e-4
+
 
 # --------------------------------------------------------------------------- feedback
 @dataclass(frozen=True)
@@ -51,6 +63,11 @@ class Feedback:
 
     Renders in a notebook as a small box (``_repr_html_``) and as plain text.
 
+    ``public_only`` marks the check of a function answer that ran only the public cases
+    (a student copy's ``check``): it gives no points, ``passed`` says only that the
+    public cases passed, and the text says what was run instead of "passed (2/2
+    points)", since the grader judges the answer on hidden cases as well.
+
     Examples
     --------
     >>> fb = Feedback("demo", True, 2.0, 2, "correct")
@@ -58,6 +75,9 @@ class Feedback:
     'demo: passed (2/2 points). correct'
     >>> fb.to_dict()["passed"]
     True
+    >>> print(Feedback("f", True, 0.0, 2, "passes the 5 public cases; graded on hidden "
+    ...                "cases as well", public_only=True))
+    f: passes the 5 public cases; graded on hidden cases as well (the grader decides its 2 points)
     """
 
     exercise_id: str
@@ -65,22 +85,31 @@ class Feedback:
     points: float
     max_points: int
     message: str
+    public_only: bool = False
 
     def _points_text(self) -> str:
+        if self.public_only:
+            return f"the grader decides its {self.max_points} points"
         p = self.points
         shown = f"{p:g}" if isinstance(p, float) else str(p)
         return f"{shown}/{self.max_points} points"
 
     def __str__(self) -> str:
+        if self.public_only:
+            return f"{self.exercise_id}: {self.message} ({self._points_text()})"
         status = "passed" if self.passed else "not passed"
         return f"{self.exercise_id}: {status} ({self._points_text()}). {self.message}"
 
     def _repr_html_(self) -> str:
         ok = self.passed
-        colour = "#1a7f37" if ok else "#b42318"
-        background = "#eef8f0" if ok else "#fdf0ef"
-        mark = "&#10004;" if ok else "&#10008;"
-        status = "Passed" if ok else "Not passed"
+        if self.public_only:  # neither a pass nor a failure: what was run, in blue
+            colour, background, mark = "#1f5fa8", "#eef3fb", "&#8505;"
+            status = "Public cases passed" if ok else "Not judged here"
+        else:
+            colour = "#1a7f37" if ok else "#b42318"
+            background = "#eef8f0" if ok else "#fdf0ef"
+            mark = "&#10004;" if ok else "&#10008;"
+            status = "Passed" if ok else "Not passed"
         message = html.escape(self.message).replace("\n", "<br>")
         return (
             f'<div role="status" aria-label="{status}: {html.escape(self.exercise_id)}" '
@@ -96,14 +125,17 @@ class Feedback:
         return f"Feedback({str(self)!r})"
 
     def to_dict(self) -> dict:
-        """A JSON-serializable dict of the five fields."""
-        return {
+        """A JSON-serializable dict of the five fields (and ``public_only`` when set)."""
+        out = {
             "exercise_id": self.exercise_id,
             "passed": bool(self.passed),
             "points": float(self.points),
             "max_points": int(self.max_points),
             "message": self.message,
         }
+        if self.public_only:
+            out["public_only"] = True
+        return out
 
 
 # --------------------------------------------------------------------------- encoding
@@ -382,6 +414,29 @@ def number_list(given: Any, size: int, what: str = "numbers") -> np.ndarray:
     return arr
 
 
+def order_reason(expected: Any, given: Any) -> str | None:
+    """Whether the numbers ``given`` keep the strict order of ``expected`` (ties in
+    ``expected`` may be broken either way): None when they do, else why not.
+
+    >>> order_reason([0.2, 0.9, 0.5], [1, 7, 3]) is None
+    True
+    >>> order_reason([1.0, 0.0, 0.0], [0, 5, 5])
+    'objects 0 and 1 are in the wrong order'
+    """
+    e = np.asarray(expected, dtype=float).ravel()
+    try:
+        g = number_list(given, e.size, "scores")
+    except Reject as exc:
+        return str(exc)
+    de = np.sign(np.round(e[:, None] - e[None, :], 12))
+    dg = np.sign(g[:, None] - g[None, :])
+    bad = (de != 0) & (de != dg)
+    if not bad.any():
+        return None
+    i, j = sorted(map(int, np.argwhere(bad)[0]))
+    return f"objects {i} and {j} are in the wrong order"
+
+
 def judge_number_list(case: dict, expected: Any, given: Any) -> str | None:
     """Judge of a function answer whose output is a list of numbers: equal to the
     reference within 1e-9, else the reason (``None`` when right)."""
@@ -427,7 +482,7 @@ def as_number(answer: Any) -> Fraction | float:
             value: Fraction | float = Fraction(text)
         except (ValueError, ZeroDivisionError):
             raise Reject(f"could not read the string {answer!r} as a number "
-                         "(write it like 19/24 or 0.7917)") from None
+                         f"(write {FORMAT_EXAMPLE})") from None
         if "." in text or "e" in text.lower():
             value = float(value)
         return value / 100 if percent else value
@@ -495,13 +550,22 @@ class NumberChecker(Checker):
     """A single number: exact for a Fraction reference, else within ``tol``.
 
     A float within 1e-9 of a Fraction reference passes with a note of the exact value.
-    Wrong answers are compared with the mistakes, then with ``100 * value`` (percent).
+    Wrong answers are compared with the mistakes; a decimal within ``close`` (relative
+    above 1) of a Fraction reference is told to give the value exactly; then the answer
+    is compared with ``100 * value`` (percent).
+
+    >>> checker = exact(Fraction(19, 24))
+    >>> checker.verdict(0.7917)
+    (0.0, '0.7917 is close: give it exactly, e.g. Fraction(p, q) or the string "p/q"')
+    >>> checker.verdict("19/24")[0], checker.verdict(0.75)[1]
+    (1.0, '0.75 is not right.')
     """
 
     expected: Fraction | float
     tol: float = 1e-9
     mistakes: tuple[Mistake, ...] = ()
     hint: str = ""
+    close: float = CLOSE_TOLERANCE
 
     def verdict(self, answer: Any) -> Verdict:
         given = as_number(answer)
@@ -521,6 +585,9 @@ class NumberChecker(Checker):
                     return 0.0, f"{describe(given)} is not right. {m.hint}"
             except Reject:
                 continue
+        if (isinstance(exp, Fraction) and isinstance(given, float) and self.close > 0
+                and abs(given - float(exp)) <= self.close * max(1.0, abs(float(exp)))):
+            return 0.0, f"{describe(given)} is {GIVE_EXACTLY}"
         if float(exp) != 0 and same_number(given, 100 * float(exp), 1e-9):
             return 0.0, (f"{describe(given)} looks like a percent: give the value as a "
                          "fraction of 1, not in percent")
@@ -809,12 +876,102 @@ class FunctionSpec:
     #: False when many outputs are right (the judge checks a property): a student copy's
     #: check then runs the public cases without comparing, and only the grader judges
     unique_output: bool = True
+    #: When the judge accepts any outputs in one order (scores): outputs whose strict
+    #: order a right answer keeps (ties in them leave it free), so that a student's copy
+    #: can compare orders on the public cases (:func:`order_reason`) instead of values.
+    order: Callable[..., Any] | None = None
+    #: The public cases (kwargs dicts), shown with their expected outputs in a student's
+    #: copy and among the hidden cases of every seed (:meth:`Exercise.hidden_cases`).
+    #: Chosen to cover the failure classes the hidden cases test (several pairs, ties,
+    #: one class, weights, ...), so that an answer right on all of them is rarely wrong
+    #: on the hidden ones. Empty: the :data:`DEFAULT_PUBLIC_CASES` smallest of ``cases(0)``.
+    public: tuple[dict, ...] = ()
 
     def outputs_agree(self, case: dict, a: Any, b: Any) -> bool:
         """Whether two outputs on ``case`` are the same (for telling mistakes apart)."""
         if self.same is not None:
             return self.same(case, a, b)
         return self.judge(case, a, b) is None
+
+
+#: Public cases of a function exercise that names none (:attr:`FunctionSpec.public`).
+DEFAULT_PUBLIC_CASES = 3
+
+_SIGNATURE_ERROR = re.compile(
+    r"(?:^|TypeError: )(?P<func>[\w.<>]+)\(\) (?:got an unexpected keyword argument "
+    r"'(?P<unexpected>\w+)'|missing \d+ required (?:positional|keyword-only) arguments?: "
+    r"(?P<missing>.+)|got some positional-only arguments passed as keyword arguments)")
+
+
+def call_text(name: str, params: Sequence[str]) -> str:
+    """How a function answer is called: ``name(a=..., b=...)``.
+
+    >>> call_text("auc_pairs", ["y_true", "y_score"])
+    'auc_pairs(y_true=..., y_score=...)'
+    """
+    return f"{name}(" + ", ".join(f"{p}=..." for p in params) + ")"
+
+
+def signature_mismatch(func: Callable[..., Any], params: Sequence[str]) -> str | None:
+    """Why ``func`` cannot be called with the keyword arguments ``params``, else None.
+
+    Binds without calling (:func:`inspect.signature`), so nothing of the answer runs;
+    None too when the signature cannot be read (a builtin).
+
+    >>> signature_mismatch(lambda y, s: 0, ["y_true", "y_score"])
+    "missing a required argument: 'y'"
+    >>> signature_mismatch(lambda y_true, y_score, k=1: 0, ["y_true", "y_score"]) is None
+    True
+    """
+    import inspect
+
+    try:
+        sig = inspect.signature(func)
+    except (TypeError, ValueError):
+        return None
+    try:
+        sig.bind(**{p: None for p in params})
+    except TypeError as exc:
+        return str(exc)
+    return None
+
+
+def signature_hint(name: str, params: Sequence[str], theirs: str = "") -> str:
+    """The hint for a function answer that does not take the expected keyword arguments.
+
+    >>> hint = signature_hint("f", ["y_true", "y_score"], "(y, s)")
+    >>> hint.split(": ")[0]
+    'your function must accept (y_true, y_score), by these names'
+    >>> hint.split(": ")[1]
+    'it is called as f(y_true=..., y_score=...); yours takes (y, s)'
+    """
+    text = (f"your function must accept ({', '.join(params)}), by these names: it is called "
+            f"as {call_text(name, params)}")
+    return f"{text}; yours takes {theirs}" if theirs else text
+
+
+def signature_error(error: str, params: Sequence[str], name: str = "") -> bool:
+    """Whether an error raised by a function answer says it was called with arguments it
+    does not take (an unexpected one of ``params``, or a required one that is not among
+    them), rather than a mistake inside it.
+
+    >>> signature_error("TypeError: f() got an unexpected keyword argument 'y_true'",
+    ...                 ["y_true", "y_score"])
+    True
+    >>> signature_error("TypeError: sort() got an unexpected keyword argument 'reverse'",
+    ...                 ["y_true", "y_score"])
+    False
+    """
+    match = _SIGNATURE_ERROR.search(str(error))
+    if match is None:
+        return False
+    if match["unexpected"] is not None:
+        return match["unexpected"] in params
+    if match["missing"] is not None:
+        missing = re.findall(r"'(\w+)'", match["missing"])
+        return bool(missing) and not set(missing) & set(params) and (
+            not name or match["func"].split(".")[-1] == name)
+    return True
 
 
 def _decode_output(output: Any) -> Any:
@@ -969,6 +1126,9 @@ class Exercise:
         if not callable(answer) or isinstance(answer, _Callable):
             return self._feedback(0.0, f"expected a function {self._signature()}, "
                                        f"got {describe(answer)}")
+        mismatch = signature_mismatch(answer, self.parameters())
+        if mismatch is not None:
+            return self._feedback(0.0, self.signature_message(answer, mismatch))
         if seed is None:
             seed = int(np.random.SeedSequence().generate_state(1)[0])
         cases = self.hidden_cases(seed)
@@ -984,11 +1144,58 @@ class Exercise:
     def _signature(self) -> str:
         return self.function.signature if self.function else ""
 
-    def hidden_cases(self, seed: int) -> list[dict]:
-        """The hidden cases of a function answer (kwargs dicts); ``[]`` for a value."""
+    def parameters(self) -> list[str]:
+        """The names a function answer is called with (``[]`` for a value).
+
+        >>> from course_key import get
+        >>> get("auc-weighted-function").parameters()
+        ['y_true', 'y_score', 'sample_weight']
+        """
         if self.function is None:
             return []
-        return self.function.cases(int(seed))
+        if self.function.signature:
+            return [p.strip() for p in self.function.signature.split(",") if p.strip()]
+        cases = self.public_cases()
+        return list(cases[0]) if cases else []
+
+    def signature_message(self, answer: Any, mismatch: str) -> str:
+        """The feedback for a function answer that does not take :meth:`parameters`."""
+        import inspect
+
+        try:
+            theirs = str(inspect.signature(answer))
+        except (TypeError, ValueError):
+            theirs = ""
+        return (f"your function cannot take the arguments it is given (TypeError: "
+                f"{mismatch}).\nHint: "
+                f"{signature_hint(self.answer_name, self.parameters(), theirs)}")
+
+    def public_cases(self) -> list[dict]:
+        """The public cases of a function answer (``[]`` for a value): those a student's
+        copy shows with their expected outputs (:attr:`FunctionSpec.public`, else the
+        :data:`DEFAULT_PUBLIC_CASES` smallest cases of seed 0).
+
+        >>> from course_key import get
+        >>> get("auc-pairs-function").public_cases()[0]
+        {'y_true': [1, 0], 'y_score': [0.9, 0.1]}
+        """
+        spec = self.function
+        if spec is None:
+            return []
+        if spec.public:
+            return _copy_case({"cases": list(spec.public)})["cases"]
+        return sorted(spec.cases(0), key=_case_size)[:DEFAULT_PUBLIC_CASES]
+
+    def hidden_cases(self, seed: int) -> list[dict]:
+        """The hidden cases of a function answer (kwargs dicts); ``[]`` for a value.
+
+        They are the cases ``seed`` generates together with the public cases, so that an
+        answer wrong on a public case is wrong for the grader too.
+        """
+        if self.function is None:
+            return []
+        cases = self.function.cases(int(seed))
+        return [c for c in self.public_cases() if c not in cases] + cases
 
     def check_outputs(self, cases: list[dict], outputs: list) -> Feedback:
         """Judge a function answer by its outputs on ``cases`` (computed anywhere).
@@ -1028,7 +1235,12 @@ class Exercise:
                  f"Expected: {describe(expected)}",
                  f"Given: {_describe_output(given)}",
                  f"Why: {reason}"]
-        hint = self._function_mistake(cases, outputs, expected_all)
+        params = self.parameters()
+        if _is_marker(given, "__error__") and signature_error(given["__error__"], params,
+                                                                self.answer_name):
+            hint: str | None = signature_hint(self.answer_name, params)
+        else:
+            hint = self._function_mistake(cases, outputs, expected_all)
         if hint:
             lines.append(f"Hint: {hint}")
         return self._feedback(0.0, "\n".join(lines))

@@ -12,26 +12,37 @@ the answer key) into the copy, and read by :class:`SealedCheck` in the student's
   way, each with its hint in the clear;
 * a word (yes/no, up/down) is the hash of its canonical spelling;
 * a tuple is sealed part by part, and its whole-answer mistakes element by element;
+* a decimal close to an exact reference (within ``CLOSE_TOLERANCE``) is told to give it
+  exactly, through the hashes of the grid cells of that wider band;
 * a formula is sealed as its values at a few points;
-* a function answer is run on a few *public* cases whose expected outputs are shown in
-  the key (the grader runs it on other, hidden cases); the outputs of the known wrong
-  versions on those cases name the mistake.
+* a function answer is run on its *public* cases (``FunctionSpec.public``), whose
+  expected outputs are shown in the key; the outputs of the known wrong versions on
+  those cases name the mistake, and a function that does not take the exercise's
+  arguments is told the signature it must have. Where many outputs are right, the
+  expected outputs are those of ``FunctionSpec.order`` and only their order is compared.
+
+What ``check`` says of a function is what it ran: "passes the 5 public cases; graded on
+hidden cases as well", with no points (``Feedback.public_only``), since the grader judges
+the answer on hidden cases too (it runs the public ones among them, so an answer wrong on
+a public case is wrong for the grader as well, and gets its 0 points here).
 
 What the key reveals: the points, the hints, the order of magnitude of the tolerance and
 the public cases, never a reference value. What it cannot prevent: an answer space so
 small that a student can try every answer with ``check`` (yes/no, a fraction with a small
-denominator). That is why the grades come from the grader, which recomputes every
-reference in its own process for the student's own variant, and why a sealed check only
-ever says "passed" where the grader would agree (a float is accepted locally only well
-inside the tolerance).
+denominator; the band of "close" decimals narrows such a search no further than the
+fractions' hashes already do). That is why the grades come from the grader, which
+recomputes every reference in its own process for the student's own variant, and why a
+sealed check only ever says "passed" where the grader would agree (a float is accepted
+locally only well inside the tolerance).
 
 How much a key tells is chosen when it is sealed (``feedback=``, :data:`FEEDBACK_MODES`):
 
 * ``"full"`` (practice): everything above, hints and per-part detail included;
 * ``"verdict"`` (graded homework): only the hashes of the accepted answers and, for a
   function, the public cases with their expected outputs; ``check`` says right or not
-  right, nothing more (no hint, no part, no expected output). No hint text and no hash
-  of a wrong answer is in the key;
+  right (for a function: passes the public cases or not right), nothing more (no hint,
+  no part, no expected output). No hint text and no hash of a wrong answer is in the
+  key;
 * ``"none"`` (exams): no hash at all, only the exercises' ids and answer names; ``check``
   says that the answer is recorded (:class:`Recorded`), nothing about its correctness.
 
@@ -72,6 +83,8 @@ import numpy as np
 
 from ._core import (
     CALL_TIME_LIMIT,
+    CLOSE_TOLERANCE,
+    GIVE_EXACTLY,
     NOT_ANSWERED,
     ChoiceChecker,
     Exercise,
@@ -81,7 +94,6 @@ from ._core import (
     Reject,
     TupleChecker,
     _Callable,
-    _case_size,
     _copy_case,
     _is_marker,
     _is_sympy,
@@ -93,7 +105,11 @@ from ._core import (
     encode_answer,
     judge_parts,
     numbers_close,
+    order_reason,
     safe_expression,
+    signature_error,
+    signature_hint,
+    signature_mismatch,
     tuple_answer,
 )
 
@@ -102,8 +118,6 @@ __all__ = ["FEEDBACK_MODES", "Recorded", "SealedCheck", "seal", "seal_key"]
 #: PBKDF2 iterations per hash: slow enough to make trying a fine grid of floats costly,
 #: fast enough that sealing a whole class takes seconds.
 ITERATIONS = 1000
-#: Public cases of a function answer shown in a student's copy.
-PUBLIC_CASES = 3
 #: Points where a formula is evaluated.
 FORMULA_POINTS = (0.11, 0.29, 0.5, 0.71, 0.93)
 VERSION = 1
@@ -196,6 +210,8 @@ def _seal_checker(checker: Any, salt: str, hints: bool = True) -> dict:
             "t": "number", "exact": exact, "tol": checker.tol, "hint": checker.hint,
             "ref": _number_seal(salt, exp, max(checker.tol, 1e-9) if exact else checker.tol),
             "mistakes": []}
+        if exact and checker.close > 0:
+            out["close"] = _number_seal(salt, exp, max(checker.close, CLOSE_TOLERANCE / 8))
         for m in checker.mistakes:
             try:
                 value = as_number(m.value)
@@ -278,12 +294,16 @@ def _formula_seal(salt: str, expr: Any, symbol: Any, hint: str = "") -> list[dic
 def _seal_function(ex: Exercise, salt: str, hints: bool = True) -> dict:
     spec = ex.function
     assert spec is not None
-    cases = spec.cases(0)
-    cases = sorted(cases, key=_case_size)[:PUBLIC_CASES]
-    expected = [encode_answer(_reference_output(spec.reference, c)) for c in cases]
+    cases = ex.public_cases()
+    if spec.order is not None:  # right when in this order: the expected outputs give it
+        compare, reference = "order", spec.order
+    else:
+        compare, reference = ("values" if spec.unique_output else "none"), spec.reference
+    expected = [encode_answer(_reference_output(reference, c)) for c in cases]
     wrong = [{"outputs": [encode_answer(_reference_output(f, c)) for c in cases], "hint": h}
              for f, h in spec.wrong_versions] if hints else []
-    return {"t": "function", "signature": spec.signature, "compare": spec.unique_output,
+    return {"t": "function", "signature": spec.signature, "compare": compare,
+            "name": ex.answer_name, "params": ex.parameters(),
             "cases": [encode_answer(c) for c in cases], "expected": expected,
             "wrong": wrong}
 
@@ -410,10 +430,16 @@ class SealedCheck:
         body = sealed["check"]
         salt = sealed["salt"]
         if body["t"] == "function":
-            if not callable(answer) or isinstance(answer, _Callable):
-                return feedback(*_check_function(body, answer), judged=False)
-            # several right outputs: the message lists the student's own outputs only
-            return feedback(*_check_function(body, answer), judged=bool(body["compare"]))
+            outcome, message = _check_function(body, answer)
+            if outcome == PUBLIC_PASSED or outcome == NOT_COMPARED:
+                # the public cases are not the grade: no points, and it says what it ran
+                return Feedback(exercise_id, outcome == PUBLIC_PASSED, 0.0, points, message,
+                                public_only=True)
+            if outcome == WRONG and only_verdict:
+                return feedback(0.0, NOT_RIGHT, judged=False)
+            # a public case failed (or the answer is no function, or cannot take its
+            # arguments): the grader, which runs the public cases too, gives no points
+            return feedback(0.0, message, judged=False)
         if callable(answer) and not _is_sympy(answer):
             return feedback(0.0, "expected a value, got a function", judged=False)
         try:
@@ -456,6 +482,9 @@ def _number_verdict(body: dict, salt: str, answer: Any) -> tuple[float, str]:
         hint = _number_matches(salt, m, given, exact_when_fraction=True)
         if hint is not None:
             return 0.0, f"{describe(given)} is not right. {hint}"
+    if "close" in body and isinstance(given, float) and _number_matches(
+            salt, body["close"], given, exact_when_fraction=False) is not None:
+        return 0.0, f"{describe(given)} is {GIVE_EXACTLY}"
     if "percent" in body and _number_matches(salt, body["percent"], float(given),
                                              exact_when_fraction=False) is not None:
         return 0.0, (f"{describe(given)} looks like a percent: give the value as a "
@@ -553,9 +582,23 @@ def _formula_verdict(body: dict, salt: str, answer: Any) -> tuple[float, str]:
     return 0.0, f"{expr} is not right. {body['hint']}".strip()
 
 
-def _check_function(body: dict, answer: Any) -> tuple[float, str]:
+#: Outcomes of a function answer's sealed check: every public case right (not a grade),
+#: run but not compared (several outputs are right), a public case wrong, or the answer
+#: not a function that takes the exercise's arguments.
+PUBLIC_PASSED, NOT_COMPARED, WRONG, UNUSABLE = "public passed", "not compared", "wrong", \
+    "unusable"
+
+
+def _check_function(body: dict, answer: Any) -> tuple[str, str]:
+    """Run a function answer on the public cases: (outcome, message)."""
+    params = list(body.get("params") or [p.strip() for p in body["signature"].split(",")])
+    name = str(body.get("name", "f"))
     if not callable(answer) or isinstance(answer, _Callable):
-        return 0.0, f"expected a function ({body['signature']}), got {describe(answer)}"
+        return UNUSABLE, f"expected a function ({body['signature']}), got {describe(answer)}"
+    mismatch = signature_mismatch(answer, params)
+    if mismatch is not None:
+        return UNUSABLE, (f"your function cannot take the arguments it is given (TypeError: "
+                          f"{mismatch}).\nHint: {signature_hint(name, params, _theirs(answer))}")
     cases = [decode_answer(c) for c in body["cases"]]
     expected = [decode_answer(e) for e in body["expected"]]
     outputs = []
@@ -563,30 +606,51 @@ def _check_function(body: dict, answer: Any) -> tuple[float, str]:
         out = call_with_limit(answer, _copy_case(case), CALL_TIME_LIMIT)
         outputs.append(out)
         if _is_marker(out, "__timeout__"):
-            return 0.0, (f"did not finish within {CALL_TIME_LIMIT:g} s on the public case "
-                         + ", ".join(f"{k}={describe(v)}" for k, v in case.items()))
-    if not body["compare"]:
-        return 0.0, (f"ran on {len(cases)} public cases; several outputs can be right here, "
-                     "so this answer is judged when your notebook is graded. Your outputs: "
-                     + "; ".join(describe(o) for o in outputs))
+            return WRONG, (f"did not finish within {CALL_TIME_LIMIT:g} s on the public case "
+                           + ", ".join(f"{k}={describe(v)}" for k, v in case.items()))
+    # "values", "order" or "none" (a key of an older copy: True or False)
+    compare = {True: "values", False: "none"}.get(body["compare"], body["compare"])
+
+    def differ(e: Any, g: Any) -> str | None:
+        return order_reason(e, g) if compare == "order" else numbers_close_any(e, g)
+
+    if compare == "none":
+        return NOT_COMPARED, (
+            f"ran on the {len(cases)} public cases; several outputs can be right here, so "
+            "it is judged only when your notebook is graded. Your outputs: "
+            + "; ".join(describe(o) for o in outputs))
     failures = [i for i, (e, g) in enumerate(zip(expected, outputs))
-                if numbers_close_any(e, g) is not None]
+                if differ(e, g) is not None]
     if not failures:
-        return 1.0, (f"correct on the {len(cases)} public cases (the grader also runs it "
-                     "on hidden cases: ties, one class, larger inputs)")
+        return PUBLIC_PASSED, (f"passes the {len(cases)} public cases; graded on hidden cases "
+                               "as well")
     i = failures[0]
     lines = [f"wrong on {len(failures)} of {len(cases)} public cases.",
              "Input: " + ", ".join(f"{k}={describe(v)}" for k, v in cases[i].items()),
-             f"Expected: {describe(expected[i])}",
+             f"Expected: {describe(expected[i])}"
+             + (" (or any numbers in the same order)" if compare == "order" else ""),
              f"Given: {describe(outputs[i])}",
-             f"Why: {numbers_close_any(expected[i], outputs[i])}"]
+             f"Why: {differ(expected[i], outputs[i])}"]
+    if _is_marker(outputs[i], "__error__") and signature_error(outputs[i]["__error__"],
+                                                                params, name):
+        lines.append(f"Hint: {signature_hint(name, params)}")
+        return WRONG, "\n".join(lines)
     for wrong in body["wrong"]:
         mistaken = [decode_answer(o) for o in wrong["outputs"]]
-        differs = [j for j in range(len(cases)) if numbers_close_any(expected[j], mistaken[j])]
-        if differs and all(numbers_close_any(mistaken[j], outputs[j]) is None for j in differs):
+        differs = [j for j in range(len(cases)) if differ(expected[j], mistaken[j])]
+        if differs and all(differ(mistaken[j], outputs[j]) is None for j in differs):
             lines.append(f"Hint: {wrong['hint']}")
             break
-    return 0.0, "\n".join(lines)
+    return WRONG, "\n".join(lines)
+
+
+def _theirs(func: Any) -> str:
+    import inspect
+
+    try:
+        return str(inspect.signature(func))
+    except (TypeError, ValueError):
+        return ""
 
 
 def numbers_close_any(expected: Any, given: Any) -> str | None:

@@ -1,16 +1,61 @@
-"""Hidden cases for function answers, generated at check time from a seed.
+"""Hidden and public cases for function answers.
 
 Every generator returns a list of kwargs dicts of plain lists, floats and ints (JSON
 values), so a grader can send them into a student's kernel. Each list mixes fixed edge
 cases (one class, all tied, heavy imbalance, the smallest inputs) with random ones whose
 scores have ties (rounded to one decimal).
+
+The ``*_PUBLIC`` tuples are public cases (``FunctionSpec.public``): a student's copy shows
+them with their expected outputs, and the grader runs them with the hidden ones. They
+cover the failure classes the hidden cases test, each in its smallest form: the order of
+a pair both ways, all scores tied, one class missing, several pairs of unequal classes
+with ties across them (and, with weights, unequal weights on both classes), so that an
+answer right on all of them is rarely wrong on the hidden ones (``tests/test_self_checks.py``
+holds the typical wrong answers to that). None holds the data of a value exercise.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["binary_cases", "income_cases", "precision_at_k_cases", "uniform_cases"]
+__all__ = ["BINARY_PUBLIC", "INCOME_PUBLIC", "PRECISION_AT_K_PUBLIC", "UNIFORM_PUBLIC",
+           "WEIGHTED_PUBLIC", "binary_cases", "income_cases", "precision_at_k_cases",
+           "uniform_cases"]
+
+#: Labels and scores: a pair in order, the same pair reversed, all tied, one class, and
+#: five objects with ties across the classes (2 positives, 3 negatives).
+BINARY_PUBLIC: tuple[dict, ...] = (
+    {"y_true": [1, 0], "y_score": [0.9, 0.1]},
+    {"y_true": [0, 1], "y_score": [0.9, 0.1]},
+    {"y_true": [1, 0, 1, 0], "y_score": [0.3, 0.3, 0.3, 0.3]},
+    {"y_true": [1, 1, 1], "y_score": [0.2, 0.5, 0.7]},
+    {"y_true": [0, 1, 0, 0, 1], "y_score": [0.4, 0.4, 0.1, 0.4, 0.8]},
+)
+
+#: The same with integer weights, unequal within each class.
+WEIGHTED_PUBLIC: tuple[dict, ...] = tuple(
+    {**case, "sample_weight": weights} for case, weights in zip(
+        BINARY_PUBLIC, ([2, 1], [1, 3], [1, 2, 3, 1], [1, 2, 1], [1, 2, 3, 1, 1])))
+
+#: Incomes: one person, two equal, all with one, unsorted, and zeros before a rich one.
+INCOME_PUBLIC: tuple[dict, ...] = (
+    {"incomes": [5]}, {"incomes": [3, 3]}, {"incomes": [0, 10]},
+    {"incomes": [2, 4, 1, 3]}, {"incomes": [0, 0, 0, 7]},
+)
+
+#: A cut-off inside and across a group of ties, k = n, and one class.
+PRECISION_AT_K_PUBLIC: tuple[dict, ...] = (
+    {"y_true": [1, 0], "y_score": [0.9, 0.1], "k": 1},
+    {"y_true": [1, 0], "y_score": [0.5, 0.5], "k": 1},
+    {"y_true": [0, 1, 0, 0, 1], "y_score": [0.4, 0.4, 0.1, 0.4, 0.8], "k": 3},
+    {"y_true": [1, 0, 1, 0], "y_score": [0.3, 0.3, 0.3, 0.3], "k": 4},
+    {"y_true": [1, 1, 1], "y_score": [0.2, 0.5, 0.7], "k": 2},
+)
+
+#: The ends, one inner value, and several unsorted values.
+UNIFORM_PUBLIC: tuple[dict, ...] = (
+    {"u": [0.0]}, {"u": [1.0]}, {"u": [0.25]}, {"u": [0.81, 0.04, 0.49]},
+)
 
 
 def _random_binary(rng: np.random.Generator, n: int, share: float) -> tuple[list, list]:

@@ -40,10 +40,12 @@ HINTS = {
     "swapped": "TPR and FPR seem to be swapped: TPR is the share of positives called "
                "positive, FPR the share of negatives called positive.",
     "unnormalized_auc": "This is the number of correctly ordered pairs, not normalized: "
-                        "divide by m1 * m0, the number of (positive, negative) pairs.",
+                        "the AUC is a share of the (positive, negative) pairs.",
     "gini_not_auc": "This is the Gini coefficient 2 AUC - 1, not the AUC.",
-    "auc_not_gini": "This is the AUC, not the Gini coefficient: Gini = 2 AUC - 1.",
-    "gini_one_minus_auc": "The Gini coefficient is 2 AUC - 1, not 1 - AUC.",
+    "auc_not_gini": "This is the AUC, not the Gini coefficient, which rescales the AUC so "
+                    "that a random ranking gives 0.",
+    "gini_one_minus_auc": "The Gini coefficient is not 1 - AUC: it rescales the AUC so that "
+                          "a random ranking gives 0 and a perfect one 1.",
     "unnormalized_gini": "This is the unnormalized Gini (the area between the curve and "
                          "the diagonal); normalize it by the same area for the ideal "
                          "curve.",
@@ -52,23 +54,22 @@ HINTS = {
                             "twice.",
     "lorenz_order": "The Lorenz curve accumulates incomes from the poorest up (ascending "
                     "order); sorted from the richest the sign flips.",
-    "precision_denominator": "Precision has the wrong denominator: precision is "
-                             "TP / (TP + FP), the share of positives among the objects "
-                             "called positive; TP / (TP + FN) is the recall.",
-    "recall_denominator": "Recall has the wrong denominator: recall is TP / (TP + FN); "
-                          "TP / (TP + FP) is the precision.",
+    "precision_denominator": "Precision has the wrong denominator: precision is the share "
+                             "of positives among the objects called positive; divided by "
+                             "all the positives it is the recall.",
+    "recall_denominator": "Recall has the wrong denominator: recall is the share of the "
+                          "positives that are called positive; divided by the objects "
+                          "called positive it is the precision.",
     "micro_not_macro": "This is the micro average (pooled counts, here the accuracy); "
                        "the macro average is the plain mean of the per-class values.",
     "macro_not_micro": "This is the macro average; the micro average pools the counts "
                        "of all classes first.",
     "weighted_not_macro": "This is the support-weighted average; the macro average "
                           "gives every class the same weight.",
-    "ks_wrong_axis": "The KS statistic was taken over the wrong axis: it is the largest "
-                     "TPR - FPR over thresholds, not TPR minus the rate of positive "
-                     "predictions RPP (the "
-                     "gain curve's distance to the diagonal).",
-    "ks_sign": "The KS statistic is max(TPR - FPR); this is max(FPR - TPR), the sign "
-               "is reversed.",
+    "ks_wrong_axis": "The KS statistic was taken over the wrong axis: it sets the TPR "
+                     "against the FPR, not against the rate of positive predictions RPP "
+                     "(the gain curve's distance to the diagonal).",
+    "ks_sign": "This is the largest FPR - TPR: the sign is reversed.",
     "ties_split": "A group of tied scores must be taken whole (a threshold cannot split "
                   "it); the answer splits tied objects.",
     "percent": "Give the value as a fraction of 1, not in percent.",

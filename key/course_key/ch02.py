@@ -243,7 +243,7 @@ Move object {pos + 1} (a positive) from the score {score} to {to}. What is the n
         solution=after,
         checker=exact(after, mistakes=keep_distinct(after, [
             Mistake(before, f"The tie between objects {pos + 1} and {neg + 1} is broken, so "
-                            f"that pair now counts {1 if up else 0} instead of 1/2: the value "
+                            f"that pair now counts {1 if up else 0} instead of one half: the value "
                             "changes.")]
             + list(auc_mistakes(y, moved)))),
         worked=f"The tied pair ({pos + 1}, {neg + 1}) becomes "
@@ -305,6 +305,17 @@ def _judge_pair(case: dict, expected: Any, given: Any) -> str | None:
     return f"expected {describe(expected)}, got {describe(given)}"
 
 
+#: The public cases: a threshold between the classes, on a tie across them and below
+#: every score, with one class missing, and a reversed pair.
+_POINT_PUBLIC = (
+    {"y_true": [1, 0], "y_score": [0.9, 0.1], "threshold": 0.5},
+    {"y_true": [0, 1], "y_score": [0.9, 0.1], "threshold": 0.9},
+    {"y_true": [1, 0, 1, 0], "y_score": [0.3, 0.3, 0.3, 0.3], "threshold": 0.3},
+    {"y_true": [1, 1, 1], "y_score": [0.2, 0.5, 0.7], "threshold": 0.5},
+    {"y_true": [0, 1, 0, 0, 1], "y_score": [0.4, 0.4, 0.1, 0.4, 0.8], "threshold": 0.4},
+)
+
+
 def _point_cases(seed: int) -> list[dict]:
     out = []
     for i, case in enumerate(_cases.binary_cases(seed)):
@@ -355,9 +366,8 @@ $(\\mathrm{{FPR}}, \\mathrm{{TPR}})$ as a tuple of two exact numbers.
             parts(fpr=exact(point[0]), tpr=exact(point[1])),
             *_whole_mistakes(point, [
                 ((point[1], point[0]), HINTS["swapped"]),
-                (swapped_q, f"The probability {q} belongs to the threshold {theta_a}: the "
-                            f"point is {q} A + {1 - q} B, nearer to "
-                            f"{'B' if q < Fraction(1, 2) else 'A'}."),
+                (swapped_q, f"The probability {q} belongs to the threshold {theta_a}, not "
+                            "to the other one."),
                 (node, node_hint)])),
         worked=f"A = {points_text([a])} for {theta_a}, B = {points_text([bb])} for "
                f"{theta_b}: {q} A + {1 - q} B = {points_text([point])}.",
@@ -497,7 +507,7 @@ def roc_point_answer(y_true, y_score, threshold):
             reference=_roc_point_reference, cases=_point_cases, judge=_judge_pair,
             wrong_versions=((_roc_point_strict, HINTS["strict_threshold"]),
                             (_roc_point_swapped, HINTS["swapped"])),
-            signature="y_true, y_score, threshold"),
+            signature="y_true, y_score, threshold", public=_POINT_PUBLIC),
         worked="FPR is the share of negatives at or above the threshold, TPR the share of "
                "positives.",
     ),

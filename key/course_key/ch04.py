@@ -49,6 +49,13 @@ def _raw_mean(scores):
     return [float(v) for v in np.mean(np.asarray(scores, dtype=float), axis=0)]
 
 
+#: All tied; two scorers on other scales; ties in one scorer; ties and a reversed scorer.
+_RANK_PUBLIC = ({"scores": [[5.0, 5.0, 5.0]]},
+                {"scores": [[0.1, 0.4, 0.9], [20.0, -5.0, 300.0]]},
+                {"scores": [[1.0, 1.0], [2.0, 3.0]]},
+                {"scores": [[1.0, 1.0, 2.0, 3.0], [4.0, 3.0, 2.0, 1.0]]})
+
+
 def _rank_cases(seed: int) -> list[dict]:
     rng = np.random.default_rng(seed)
     cases = [[[0.1, 0.4, 0.9], [20.0, -5.0, 300.0]], [[1.0, 1.0], [2.0, 3.0]],
@@ -82,12 +89,12 @@ training objects of which {percent}% are positive?
                       "pairs_size = 2 * m1 * m0",
         solution=size,
         checker=exact(size, mistakes=keep_distinct(size, [
-            Mistake(m1 * m0, "Each (positive, negative) pair enters twice, in both "
-                             "orders: 2 m1 m0."),
+            Mistake(m1 * m0, "Each (positive, negative) pair enters twice, once in "
+                             "each order."),
             Mistake(n * (n - 1) // 2, "Only pairs of objects from different classes enter, "
                                       "not all pairs of objects."),
-            Mistake(balanced, f"Only {percent}% are positive: m1 = {m1}, m0 = {m0}, not "
-                              "balanced classes."),
+            Mistake(balanced, f"Only {percent}% are positive: the classes are not "
+                              "balanced."),
         ])),
         worked=f"m1 = {m1}, m0 = {m0}: 2 x {m1} x {m0} = {size} ({balanced} for balanced "
                "classes).",
@@ -161,11 +168,11 @@ $b$ with which $\\beta$? (A number.)
         solution_code=f"beta_equiv = {factor}" + ("" if beta == 1 else f" * {beta}"),
         solution=answer,
         checker=exact(answer, mistakes=keep_distinct(answer, [
-            Mistake(Fraction(beta, factor), f"sigma(beta ({factor} b_i - {factor} b_j)) = "
-                                            f"sigma({factor} beta (b_i - b_j)): the factor "
-                                            "multiplies beta."),
-            Mistake(factor, f"The surrogate had beta = {beta} already: the factor "
-                            f"multiplies it, {beta} x {factor}."),
+            Mistake(Fraction(beta, factor), f"The factor {factor} scales the differences "
+                                            "b_i - b_j inside sigma: does that ask for a "
+                                            "larger or a smaller beta?"),
+            Mistake(factor, f"The surrogate had beta = {beta} already: start from that "
+                            "beta, not from 1."),
         ])),
         worked=f"The surrogate depends on beta b only: {same}{here}, "
                "which is why the ascent keeps |w| = 1.",
@@ -192,7 +199,7 @@ $\\frac{{1}}{{m_1 m_0}}\\sum \\sigma(\\beta(b_i - b_j))$ as $\\beta \\to 0$? (A 
             Mistake(roc_auc(TABLE1_Y, TABLE1_B, exact=True),
                     "That is the limit as beta goes to infinity (the AUC); as beta -> 0 "
                     "every sigma tends to sigma(0)."),
-            Mistake(0, "sigma(0) = 1/2, not 0.")]),
+            Mistake(0, "sigma(0) is not 0: evaluate the logistic function at 0.")]),
         worked="Each term tends to sigma(0) = 1/2, so the surrogate tends to 1/2.",
     )
 
@@ -229,9 +236,10 @@ table. How fast: what is the limit of $(S(\\beta) - 1/2)/\\beta$ as $\\beta \\to
         checker=exact(slope, mistakes=keep_distinct(slope, [
             Mistake(Fraction(1, 2), "1/2 is the limit of the surrogate itself; the question "
                                     "asks how fast it leaves 1/2, its slope at beta = 0."),
-            Mistake(diff, "sigma'(0) = sigma(0)(1 - sigma(0)) = 1/4: the mean difference "
-                          "of the scores is multiplied by 1/4."),
-            Mistake(diff / 2, "sigma'(0) = sigma(0)(1 - sigma(0)) = 1/4, not 1/2."),
+            Mistake(diff, "That is the mean difference of the scores; the slope of the "
+                          "surrogate at beta = 0 needs the slope of sigma at 0 too."),
+            Mistake(diff / 2, "The slope of sigma at 0 is not 1/2: differentiate "
+                              "sigma(u) = 1/(1 + e^(-u)) at 0."),
             Mistake(roc_auc(y, b, exact=True), "That is the limit of the surrogate as beta "
                                                "goes to infinity (the AUC)."),
         ])),
@@ -282,7 +290,7 @@ def rank_average_answer(scores):
                                       "over (0, 1]."),
                 (_raw_mean, "This averages the raw scores; average their ranks instead."),
             ),
-            signature="scores"),
+            signature="scores", public=_RANK_PUBLIC),
         worked="scipy.stats.rankdata gives average ranks to ties; divide by n and average "
                "over the scorers.",
     ),

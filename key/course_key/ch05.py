@@ -86,10 +86,11 @@ Lorenz curve? (Exact.)
         checker=exact(g, mistakes=keep_distinct(g, [
             Mistake(gini_brown_rectangles(incomes), HINTS["trapezoid_off_by_one"]),
             Mistake(g / 2, "This is the area between the diagonal and the curve; the Gini "
-                           "coefficient is twice that area."),
+                           "coefficient divides it by the area under the diagonal."),
             Mistake(-g, HINTS["lorenz_order"]),
-            Mistake((1 - g) / 2, "This is the area under the Lorenz curve; G = 1 - 2 x "
-                                 "that area."),
+            Mistake((1 - g) / 2, "This is the area under the Lorenz curve; the Gini "
+                                 "coefficient measures the area between the curve and "
+                                 "the diagonal."),
         ])),
         worked=f"Lorenz vertices (k/{n}, cumulative share): Y = {_shares_text(incomes)}; the "
                f"sum of (1/{n})(Y_k + Y_(k-1)) is {1 - g}, so G = {g}.",
@@ -182,10 +183,11 @@ diagonal and the Lorenz curve) that ten people's non-negative incomes can have? 
         solution_code="gini_max10 = cl.gini_brown([0] * 9 + [1], exact=True)",
         solution=Fraction(9, 10),
         checker=exact(Fraction(9, 10), mistakes=[
-            Mistake(1, "For n people the Gini coefficient is at most 1 - 1/n: the Lorenz "
+            Mistake(1, "With n people the Gini coefficient cannot reach 1: the Lorenz "
                        "curve's last piece is a straight line over the last person."),
             Mistake(Fraction(9, 20), "This is the area between the diagonal and the curve; "
-                                     "the Gini coefficient is twice that area."),
+                                     "the Gini coefficient divides it by the area under "
+                           "the diagonal."),
         ]),
         worked="One person holds everything: 1 - 1/10 = 9/10.",
     )
@@ -210,12 +212,13 @@ diagonal and the Lorenz curve) that {n} people's non-negative incomes can have? 
         solution_code=f"gini_max10 = cl.gini_brown([0] * {n - 1} + [1], exact=True)",
         solution=g,
         checker=exact(g, mistakes=keep_distinct(g, [
-            Mistake(1, "For n people the Gini coefficient is at most 1 - 1/n: the Lorenz "
+            Mistake(1, "With n people the Gini coefficient cannot reach 1: the Lorenz "
                        "curve's last piece is a straight line over the last person."),
             Mistake(g / 2, "This is the area between the diagonal and the curve; "
-                           "the Gini coefficient is twice that area."),
-            Mistake(Fraction(9, 10), f"9/10 = 1 - 1/10 is the bound for ten people; here "
-                                     f"there are {n}: 1 - 1/{n}."),
+                           "the Gini coefficient divides it by the area under "
+                           "the diagonal."),
+            Mistake(Fraction(9, 10), f"9/10 is the bound for ten people; here there are "
+                                     f"{n}."),
         ])),
         worked=f"One person holds everything: 1 - 1/{n} = {g}.",
     )
@@ -255,12 +258,13 @@ def gini(incomes):
             wrong_versions=(
                 (_gini_rectangles, HINTS["trapezoid_off_by_one"]),
                 (_gini_half, "This is the area between the diagonal and the curve; the "
-                             "Gini coefficient is twice it."),
+                             "Gini coefficient divides it by the area under the "
+                             "diagonal."),
                 (_gini_descending, HINTS["lorenz_order"]),
                 (_gini_unsorted, "Sort the incomes from the poorest up before building the "
                                  "Lorenz curve."),
             ),
-            signature="incomes"),
+            signature="incomes", public=_cases.INCOME_PUBLIC),
         worked="Sort, take cumulative shares with a leading 0, and subtract the trapezoid "
                "sum from 1.",
     ),

@@ -57,9 +57,12 @@ A credit model has a normalized Gini coefficient of {decimal_text(gini)}. What i
         solution_code=f"auc_from_gini = (1 + Fraction({gini.numerator}, {gini.denominator})) / 2",
         solution=auc,
         checker=exact(auc, mistakes=keep_distinct(auc, [
-            Mistake(gini, HINTS["auc_not_gini"]),
-            Mistake(1 - gini, HINTS["gini_one_minus_auc"]),
-            Mistake(gini / 2, "Gini = 2 AUC - 1, so AUC = (1 + Gini)/2."),
+            Mistake(gini, "This is the Gini coefficient itself; the question asks for "
+                          "the AUC."),
+            Mistake(1 - gini, "The Gini coefficient is not 1 - AUC: it rescales the AUC so "
+                              "that a random ranking gives 0."),
+            Mistake(gini / 2, "Halving the Gini coefficient is not enough: a random ranking "
+                              "has Gini 0 but AUC one half."),
         ])),
         worked=f"AUC = (1 + Gini)/2 = {decimal_text(auc)}.",
     )
@@ -155,8 +158,7 @@ below)? Answer a tuple (ideal, worst).
         checker=with_whole_mistakes(
             parts(ideal=exact(0), worst=exact(worst, mistakes=[
                 Mistake(n * (n - 1) // 2, "Only (positive, negative) pairs can be out of "
-                        f"order, not all {n} x {n - 1} / 2 pairs of objects: "
-                        f"{m1} x {m0}.")])),
+                        f"order, not all {n} x {n - 1} / 2 pairs of objects.")])),
             ((worst, 0), "The ideal model lists the negatives first by increasing score, so "
                          "it needs no swap.")),
         worked=f"The ideal needs 0 swaps, the worst all {m1} x {m0} = {worst}; Gini is 1 "
@@ -201,7 +203,7 @@ def gini_normalized_answer(y_true, y_score):
                 (_wrong_gini(tie=0.0), HINTS["ties_zero"]),
                 (_wrong_gini(tie=1.0), HINTS["ties_one"]),
             ),
-            signature="y_true, y_score"),
+            signature="y_true, y_score", public=_cases.BINARY_PUBLIC),
         worked="The normalized Gini is 2 AUC - 1, ties included.",
     ),
 ]

@@ -314,7 +314,7 @@ ranking of it can have at recall ${recall}$, the edge of the unachievable region
                         "objects; the worst ranking does worse, by putting "
                         "every negative first."),
             Mistake(found, "Precision divides the true positives by all objects "
-                           "called positive, pi R + (1 - pi), not by 1."),
+                           "called positive, not by all objects."),
         ])),
         worked=f"{_RECALL_WORDS[str(recall)]} the positives (pi R = {found} of the sample) "
                f"come after all the negatives ({1 - pi}): precision ({found}) / "
@@ -387,9 +387,9 @@ def precision_at_k_answer(y_true, y_score, k):
         spec=FunctionSpec(
             reference=precision_at_k, cases=_cases.precision_at_k_cases,
             wrong_versions=(
-                (_recall_at_k, HINTS["precision_denominator"].replace(
-                    "TP / (TP + FN) is the recall", "dividing by the number of positives "
-                    "gives the recall at k")),
+                (_recall_at_k, "Precision at k has the wrong denominator: it is the "
+                               "share of positives among the k objects taken; divided by "
+                               "all the positives it is the recall at k."),
                 (_ascending_at_k, "The top k are the k highest scores (descending order)."),
                 (_whole_group_at_k, HINTS["ties_split"].replace(
                     "must be taken whole (a threshold cannot split it); the answer splits "
@@ -399,7 +399,7 @@ def precision_at_k_answer(y_true, y_score, k):
                                "the expected value over a random order of the tied "
                                "objects."),
             ),
-            signature="y_true, y_score, k"),
+            signature="y_true, y_score, k", public=_cases.PRECISION_AT_K_PUBLIC),
         worked="Count the positives strictly above the cut score and add the needed share "
                "of the tied group at the cut.",
     ),

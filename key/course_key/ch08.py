@@ -201,8 +201,8 @@ profit, and what is that profit? Answer a tuple (deciles, profit).
         checker=with_whole_mistakes(
             parts(deciles=exact(best), profit=exact(profit)),
             ((best + 1, _profit(r, best + 1, rev)),
-             f"A decile pays when its response rate exceeds cost/revenue = 1/{rev}; the next "
-             f"decile's {r[best]}% is below that."),
+             f"A decile pays when its response rate exceeds cost/revenue = 1/{rev}: check "
+             "each decile you add against it."),
             ((10, _profit(r, 10, rev)), "Calling everybody does not maximize the profit: stop "
                                         "when a decile's response rate falls below "
                                         "cost/revenue.")),
@@ -250,7 +250,7 @@ decile (the 100 customers with the highest scores) can have, over all rankings?
         checker=exact(10, mistakes=[
             Mistake(Fraction(1000, 60), "1/pi would need the top decile to hold only "
                                         "responders, but it holds 100 customers and there "
-                                        "are only 60 responders: at most TPR = 1 at 10%."),
+                                        "are only 60 responders."),
             Mistake(Fraction(60, 100), "This is the top decile's response rate; lift divides "
                                        "TPR by the share selected."),
         ]),
@@ -365,7 +365,7 @@ def ks_answer(y_true, y_score):
                 (_ks_reversed, HINTS["ks_sign"]),
                 (_ks_split_ties, HINTS["ties_split"]),
             ),
-            signature="y_true, y_score"),
+            signature="y_true, y_score", public=_cases.BINARY_PUBLIC),
         worked="Try every distinct score as a threshold (groups of ties whole) and keep the "
                "largest TPR - FPR.",
     ),

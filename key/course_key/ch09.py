@@ -46,10 +46,15 @@ def _nec_other_side(fpr, tpr, pcf):
     return _nec_reference(fpr, tpr, 1 - pcf)
 
 
+#: The perfect point, the two trivial rules, PCF(+) = 1, and an inner point.
+_NEC_PUBLIC = ({"fpr": 0.0, "tpr": 1.0, "pcf": 0.5}, {"fpr": 0.0, "tpr": 0.0, "pcf": 0.3},
+               {"fpr": 1.0, "tpr": 1.0, "pcf": 0.3}, {"fpr": 0.5, "tpr": 0.5, "pcf": 1.0},
+               {"fpr": 0.2, "tpr": 0.7, "pcf": 0.4})
+
+
 def _nec_cases(seed: int) -> list[dict]:
     rng = np.random.default_rng(seed)
-    cases = [{"fpr": 0.0, "tpr": 1.0, "pcf": 0.5}, {"fpr": 0.0, "tpr": 0.0, "pcf": 0.3},
-             {"fpr": 1.0, "tpr": 1.0, "pcf": 0.3}, {"fpr": 0.5, "tpr": 0.5, "pcf": 1.0}]
+    cases = [dict(c) for c in _NEC_PUBLIC[:4]]
     for _ in range(12):
         f, t, p = (float(v) for v in np.round(rng.random(3), 3))
         cases.append({"fpr": f, "tpr": t, "pcf": p})
@@ -277,7 +282,7 @@ def nec(fpr, tpr, pcf):
             wrong_versions=((_nec_swapped, HINTS["swapped"]),
                             (_nec_other_side, "PCF(+) multiplies the miss rate 1 - TPR; "
                                               "the false alarms get 1 - PCF(+).")),
-            signature="fpr, tpr, pcf"),
+            signature="fpr, tpr, pcf", public=_NEC_PUBLIC),
         worked="NEC = (1 - TPR) PCF(+) + FPR (1 - PCF(+)), the same as "
                "(1 - TPR - FPR) PCF(+) + FPR.",
     ),

@@ -219,8 +219,8 @@ accuracy, and what is the best accuracy? Answer a tuple (threshold, accuracy), e
         checker=with_whole_mistakes(
             parts(threshold=exact(theta), accuracy=exact(accuracy)),
             ((Fraction(1, 2), half),
-             f"The densities cross at 1/2, but with pi = {decimal_text(pi)} the optimum is "
-             "where pi p1(theta) = (1 - pi) p0(theta).")),
+             f"The densities cross at 1/2, but with pi = {decimal_text(pi)} the classes are "
+             "not equally common: the best threshold takes their shares into account.")),
         worked=f"{decimal_text(pi)} x {p1} = {decimal_text(1 - pi)} x {p0} gives theta = "
                f"{theta}, accuracy {decimal_text(pi)} x {decimal_text(tpr_t)} + "
                f"{decimal_text(1 - pi)} x {decimal_text(1 - fpr_t)} = {accuracy}, {margin} the "

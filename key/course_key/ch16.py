@@ -52,6 +52,16 @@ def _one_direction(y, P):
     return float(np.mean(vals))
 
 
+#: Three classes, one object each; a class of two; two of each class with ties.
+_M_PUBLIC = (
+    {"y": [0, 1, 2], "P": [[0.5, 0.25, 0.25], [0.25, 0.5, 0.25], [0.25, 0.25, 0.5]]},
+    {"y": [0, 0, 1, 2], "P": [[0.5, 0.5, 0.0], [0.2, 0.4, 0.4], [0.2, 0.4, 0.4],
+                              [0.5, 0.0, 0.5]]},
+    {"y": [0, 1, 2, 0, 1, 2], "P": [[0.5, 0.25, 0.25], [0.5, 0.5, 0.0], [0.25, 0.25, 0.5],
+                                    [0.25, 0.5, 0.25], [0.5, 0.25, 0.25], [0.5, 0.0, 0.5]]},
+)
+
+
 def _m_cases(seed: int) -> list[dict]:
     """Labels 0..c-1 with every class present; probability rows on a coarse grid
     (many ties), so a solution that breaks ties differently fails."""
@@ -333,7 +343,7 @@ def hand_till_m(y, P):
                 (_one_direction, "Average both directions of each pair: A(i|j) with "
                                  "column i and A(j|i) with column j."),
             ),
-            signature="y, P"),
+            signature="y, P", public=_M_PUBLIC),
         worked="Loop over the pairs i < j, keep the objects of the two classes, average "
                "the two binary areas, then average over the pairs.",
     ),

@@ -131,12 +131,14 @@ digits)?
         checker=approx(z, 1e-6, mistakes=[
             Mistake(_z(diff, se_a, se_b, 0.0),
                     "That treats the two AUCs as independent; they are computed on the "
-                    "same patients, so subtract twice their covariance r se_A se_B from "
-                    "the variance of the difference."),
+                    "same patients, so their covariance enters the variance of the "
+                    "difference."),
             Mistake(diff / math.sqrt(se_a**2 + se_b**2 + 2 * r * se_a * se_b),
-                    "The covariance is subtracted: Var(A - B) = Var A + Var B - 2 Cov(A, B)."),
+                    "The covariance enters the variance of the difference with the other "
+                    "sign."),
             Mistake(diff / (se_a + se_b),
-                    "Standard errors do not add: variances do, less twice the covariance."),
+                    "Standard errors do not add; variances do, and the covariance "
+                    "enters too."),
         ]),
         worked=f"Var(A - B) = {decimal_text(se_a)}^2 + {decimal_text(se_b)}^2 - 2 x "
                f"{decimal_text(r)} x {decimal_text(se_a)} x {decimal_text(se_b)} = "
@@ -263,10 +265,10 @@ it. In a new sample the bins, from the lowest score to the highest, hold
                                         "natural logarithm."),
             Mistake(sum(a / 100 * math.log(a / 100 / 0.1) for a in shares),
                     "That is one direction of the Kullback-Leibler divergence, "
-                    "sum a ln(a/e); the PSI adds both, sum (a - e) ln(a/e)."),
+                    "sum a ln(a/e); the PSI adds both directions."),
             Mistake(sum(0.1 * math.log(0.1 / (a / 100)) for a in shares),
                     "That is the Kullback-Leibler divergence in the other direction, "
-                    "sum e ln(e/a); the PSI adds both, sum (a - e) ln(a/e)."),
+                    "sum e ln(e/a); the PSI adds both directions."),
         ]),
         worked="PSI = sum over the bins of (new share - 0.1) ln(new share / 0.1) = "
                f"{psi:.6g}; every term is positive or zero, so a shift in either "
@@ -314,8 +316,7 @@ the sampling kept deaths and survivors alike in all else (exactly)?
             Mistake(s, "The probability does change: the sampling changed the odds of "
                        "death by the ratio of the two samples' odds. (Only the ranking, "
                        "and so the AUC, stays the same.)"),
-            Mistake(s * pi / pi_s, "Correct the odds, not the probability: multiply "
-                                   "s/(1 - s) by the ratio of the two odds of death."),
+            Mistake(s * pi / pi_s, "Correct the odds, not the probability."),
             Mistake(1 - p, "That is the probability of survival."),
         ])),
         worked=f"The odds {s / (1 - s)} are multiplied by ({pi / (1 - pi)}) / "
