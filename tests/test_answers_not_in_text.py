@@ -39,6 +39,9 @@ SHOWN_ON_PURPOSE: dict[str, str] = {
     "thinned-patients": "chapter 1 shows the patients' balanced accuracy (and recall); the "
                         "exercise asks whether the reader sees that thinning the healthy "
                         "leaves these per-class rates as they were",
+    "auc-weighted-negatives": "chapter 3 shows Table 1's AUC; the exercise asks whether the "
+                              "reader sees that one weight for a whole class leaves it as "
+                              "it was",
     "auc-cubed-table1": "chapter 15 shows Table 1's AUC (19/24, as in chapter 3); the "
                         "exercise asks whether the reader sees that cubing the scores, a "
                         "strictly increasing map, leaves it as it was",

@@ -44,7 +44,7 @@ LOCAL = {
     ("02", "C"): "the expected cost of one threshold in the hull section",
     ("02", "S"): "the slope of the iso-performance lines (chapter 2; chapter 9 uses the same S)",
     ("03", "T"): "the trapezoid T_g over group g in the proof, used only there",
-    ("03", "h"): "the height h_j of the path over negative j's column, the thinning section",
+    ("03", "h"): "the height h_i of the path over negative i's column, the thinning section",
     ("03", "\\mathrm{AUC}()"): "AUC(a), the AUC of a rule's answers a: the page's AUC and a(x)",
     ("03", "\\mathrm{wTPR}"): "weighted rates of the weights section, used only there",
     ("03", "\\mathrm{wFPR}"): "weighted rates of the weights section, used only there",

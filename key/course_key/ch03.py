@@ -8,6 +8,7 @@ import numpy as np
 
 from course_lib import roc_auc
 from course_lib.exercises._core import (
+    ChoiceChecker,
     Exercise,
     FunctionSpec,
     Mistake,
@@ -259,3 +260,45 @@ def weighted_auc(y_true, y_score, sample_weight):
                "w_i w_j, divided by the total pair weight.",
     ),
 ]
+
+
+# --------------------------------------------------------------------- checkpoint
+#: The answers of a checkpoint: one letter, with or without its parentheses.
+_LETTERS = {c: c for c in "abcde"} | {f"({c})": c for c in "abcde"}
+
+#: The chapter's checkpoint (issue 28, item 3): a conceptual question after the summary,
+#: the same for every student (no variants). In the chapter it follows the warm-up on
+#: Table 1's pairs (which stands before the chapter counts them) and precedes the other
+#: exercises; sphinx-exercise numbers the exercises in page order, so it is second here.
+EXERCISES.insert(1, value_exercise(
+    id="checkpoint-03-order", chapter=3, title="What keeps the AUC",
+    question="""
+Which of these changes of a sample's scores leaves its ROC AUC the same, whatever the
+sample?
+
+- (a) rounding every score to two decimals
+- (b) replacing every score $b$ by $-b$
+- (c) replacing every score by its rank among all the scores, tied scores sharing their
+  average rank
+- (d) raising every score below the median score to the median
+- (e) removing the positive with the highest score
+
+Answer with one letter as a string, `"a"` to `"e"`.
+""",
+    answer_name="checkpoint_3",
+    solution_code='checkpoint_3 = "c"',
+    solution="c",
+    checker=ChoiceChecker("c", _LETTERS, mistakes={
+        "a": "Rounding can send two different scores to one value: a positive and a "
+             "negative that were ordered become a tie, which counts one half.",
+        "b": "Negating reverses every comparison: each correctly ordered pair becomes a "
+             "wrongly ordered one.",
+        "d": "Raising the low scores to the median merges them into one value: pairs of a "
+             "positive and a negative among them become ties.",
+        "e": "Removing a positive removes a row of the grid, and with it a row of pairs "
+             "that need not be ordered like the others: the share can change.",
+    }),
+    worked="Ranks keep every comparison, ties included; rounding and raising to the "
+           "median can create ties, negating reverses the order, removing a positive "
+           "changes the pairs.",
+))
