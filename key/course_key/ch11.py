@@ -26,7 +26,7 @@ from course_lib.exercises._core import (
     yes_no,
 )
 
-from ._cases import uniform_cases
+from ._cases import UNIFORM_PUBLIC, uniform_cases
 from ._checkpoints import checkpoint
 from ._variants import decimal_text
 
@@ -61,7 +61,7 @@ of the two (independent) AUC estimates? (A float, within $10^{{-4}}$.)
         solution=diff,
         checker=approx(diff, 1e-4, mistakes=[
             Mistake(2 * sd, "Standard deviations do not add; variances of independent "
-                            f"estimates do: sqrt({sd:g}^2 + {sd:g}^2)."),
+                            "estimates do."),
             Mistake(sd, "The difference of two noisy estimates is noisier than either."),
             Mistake(2 * sd**2, "This is the variance; take its square root."),
         ]),
@@ -328,12 +328,12 @@ def sample_positive(u):
             reference=_sample_positive, cases=uniform_cases, judge=judge_number_list,
             wrong_versions=(
                 (lambda u: [1 - math.sqrt(1 - v) for v in u],
-                 "This is the negatives' inverse CDF (density 2 - 2b); the positives have "
-                 "F1(b) = b^2."),
+                 "This is the negatives' inverse CDF (density 2 - 2b); the positives' "
+                 "density is 2b."),
                 (lambda u: [v * v for v in u],
-                 "This applies F1 itself; sampling needs its inverse, sqrt(u)."),
+                 "This applies F1 itself; sampling needs its inverse."),
             ),
-            signature="u"),
+            signature="u", public=UNIFORM_PUBLIC),
         worked="F1(b) = b^2, so F1^-1(u) = sqrt(u).",
     ),
 ]

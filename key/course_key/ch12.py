@@ -30,6 +30,16 @@ def _distance_score(x):
     return [abs(v - 5) for v in x]
 
 
+#: Two, three and four values, and positives on both sides at unequal distances.
+_X_PUBLIC = ({"x": [1.0, 5.0]}, {"x": [9.0, 5.0, 2.0]}, {"x": [0.0, 10.0, 4.0, 6.0]},
+             {"x": [1.0, 5.0, 7.5, 8.5, 0.5, 2.5]})
+
+
+def _far_from_centre(x):
+    """1 for a positive, 0 for a negative: a right score keeps this order."""
+    return [float(abs(v - 5) > 3) for v in x]
+
+
 def _x_cases(seed: int) -> list[dict]:
     rng = np.random.default_rng(seed)
     cases = [[1.0, 5.0], [9.0, 5.0, 2.0], [0.0, 10.0, 4.0, 6.0]]
@@ -81,11 +91,12 @@ positives, then the other {neg - k} negatives. What is its ROC AUC (exactly)?
         solution=auc,
         checker=exact(auc, mistakes=keep_distinct(auc, [
             Mistake(Fraction(k, neg), HINTS["ascending"]),
-            Mistake(1 - Fraction(k, n), f"Divide by the {neg} negatives: each positive "
-                                        f"loses to {k} of the {neg}."),
-            Mistake(1 - Fraction(p * k, neg), "Each positive loses to the same "
-                                              f"{k} negatives: {p} x {k} lost pairs of "
-                                              f"{p} x {neg}."),
+            Mistake(1 - Fraction(k, n), "The AUC counts (positive, negative) pairs: each "
+                                        "positive is compared with the negatives only, "
+                                        "not with all objects."),
+            Mistake(1 - Fraction(p * k, neg), "The lost pairs and all the (positive, "
+                                              "negative) pairs both grow with the number "
+                                              "of positives."),
         ])),
         worked=f"Each positive loses to {k} of the {neg} negatives: AUC = 1 - {k}/{neg} = "
                f"{auc}, about {float(auc):.3f}, while the top ten results hold "
@@ -116,9 +127,8 @@ places hold negatives). What is its precision at 10 (the share of positives amon
 first ten)?
 """
     if hits == 0:
-        mistakes = [Mistake(Fraction(p, 10), "The first ten results are all negatives "
-                                             "(the positives come after "
-                                             f"{k} negatives).")]
+        mistakes = [Mistake(Fraction(p, 10), f"The positives come after {k} negatives: "
+                                             "which of them are among the first ten?")]
         worked = "The first ten are negatives: 0."
     else:
         places = f"places {k + 1} to {k + hits}" if hits > 1 else f"place {k + 1}"
@@ -168,8 +178,8 @@ positive among them, and gives all other objects the same score. What is its ROC
         checker=exact(auc, mistakes=keep_distinct(auc, [
             Mistake(Fraction(1, 2), "The sure group is ordered correctly against every "
                                     "positive; only the rest is tied."),
-            Mistake(f, "f of the pairs are correct and the other 1 - f are "
-                       "ties counting 1/2: f + (1 - f)/2."),
+            Mistake(f, "Only the pairs with a negative of the sure group were counted; "
+                       "the other pairs are ties, and a tie counts one half."),
             Mistake(1 - f, HINTS["ties_one"]),
         ])),
         worked="A share f of pairs is ordered correctly, the rest are ties: "
@@ -292,13 +302,15 @@ def score(x):
         spec=FunctionSpec(
             reference=_distance_score, cases=_x_cases, judge=_judge_auc_one,
             wrong_versions=(
-                (lambda x: list(x), "The feature itself puts positives at both ends; score "
-                                    "by the distance from the centre."),
+                (lambda x: list(x), "The feature itself puts positives at both ends; a "
+                                    "score must put both ends above the middle."),
                 (lambda x: [-abs(v - 5) for v in x], "Far from the centre means positive: "
                                                      "the sign is reversed."),
             ),
             signature="x",
-            same=lambda case, a, b: _judge_list(case, a, b) is None),
+            same=lambda case, a, b: _judge_list(case, a, b) is None,
+            # many scores are right: those that put every positive above every negative
+            unique_output=False, order=_far_from_centre, public=_X_PUBLIC),
         worked="The distance |x - 5| puts every positive (distance > 3) above every "
                "negative.",
     ),

@@ -97,6 +97,16 @@ def _auc_ascending(scores, positives, negatives):
     return float(_grouped_auc(groups))
 
 
+#: One tied group, a reversed pair, one class, groups in decreasing order and unsorted.
+_GROUP_PUBLIC = (
+    {"scores": [0.5], "positives": [1], "negatives": [1]},
+    {"scores": [0.1, 0.9], "positives": [1, 0], "negatives": [0, 1]},
+    {"scores": [0.2, 0.7], "positives": [0, 0], "negatives": [2, 3]},
+    {"scores": [3.0, 2.0, 1.0], "positives": [2, 1, 1], "negatives": [1, 2, 3]},
+    {"scores": [0.3, 0.6, 0.45], "positives": [4, 0, 2], "negatives": [0, 5, 2]},
+)
+
+
 def _group_cases(seed: int) -> list[dict]:
     """Grouped tables (distinct scores, in any order): edge cases and random ones."""
     rng = np.random.default_rng(seed)
@@ -379,7 +389,7 @@ def auc_from_groups(scores, positives, negatives):
                 (_auc_tie(Fraction(1)), HINTS["ties_one"]),
                 (_auc_ascending, HINTS["ascending"]),
             ),
-            signature="scores, positives, negatives"),
+            signature="scores, positives, negatives", public=_GROUP_PUBLIC),
         worked="Sort the groups by decreasing score and keep the number of positives "
                "above; each negative of a group beats none of them, loses to `above` "
                "and ties with the group's `pos`.",

@@ -154,11 +154,10 @@ ece_one_bin = abs({fraction_code(share)} - {fraction_code(mean)})
 """,
         solution=ece,
         checker=exact(ece, mistakes=keep_distinct(ece, [
-            Mistake(0, "One bin is calibrated when its mean score equals its share of "
-                       f"positives: {decimal_text(total)}/{n} against {share} here."),
-            Mistake(ece * n, f"Divide the sums by the {n} objects: the mean score is "
-                             f"{decimal_text(total)}/{n} and the share of positives "
-                             f"{share}."),
+            Mistake(0, "One bin is calibrated only when its mean score equals its share "
+                       "of positives: compare the two here."),
+            Mistake(ece * n, f"Divide the sums by the {n} objects: the ECE compares "
+                             "means."),
         ])),
         worked=f"The share of positives is {share} and the mean score "
                f"{decimal_text(total)}/{n} = {mean}, so the "
@@ -180,10 +179,9 @@ def _isotonic(data: dict) -> Exercise:
     if _is_book(data):
         mistakes = [
             Mistake(1, "The positive at 0.3 is followed by the negative at 0.5: the pair "
-                       "violates the order and is pooled (mean 1/2)."),
-            Mistake(Fraction(2, 3), "Pool the block 0.3-0.5 (1 positive of 2) with the tie "
-                                    "at 0.2 only if it violates the order; both have mean "
-                                    "1/2, so the value is 1/2."),
+                       "violates the order and is pooled."),
+            Mistake(Fraction(2, 3), "Pool the block 0.3-0.5 with the tie at 0.2 only if it "
+                                    "violates the order: compare their means."),
         ]
         worked = ("By increasing score the labels are 0 (0.0), 0 (0.1), the tie 1/2 (0.2), "
                   "1 (0.3), 0 (0.5), 1 (0.6). The pair 1, 0 at 0.3 and 0.5 violates the "
@@ -275,10 +273,10 @@ p_segment = pi * d_tpr / (pi * d_tpr + (1 - pi) * d_fpr)
         solution=p,
         checker=exact(p, mistakes=keep_distinct(p, [
             Mistake(_plain(d_tpr / d_fpr), f"{d_tpr / d_fpr} is the slope dTPR/dFPR, a likelihood "
-                                   "ratio, not a probability: weigh it by the odds of the "
-                                   "classes."),
+                                   "ratio, not a probability: the classes' shares matter "
+                                   "too."),
             Mistake(d_tpr / (d_tpr + d_fpr), "dTPR/(dTPR + dFPR) ignores the class shares: "
-                                             "weigh dTPR by pi and dFPR by 1 - pi."),
+                                             "the two classes are not equally common."),
         ])),
         worked=f"The segment holds pi dTPR = {pos} of the objects as positives and "
                f"(1 - pi) dFPR = {neg} as negatives: the share of positives is "
