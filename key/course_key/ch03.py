@@ -135,9 +135,9 @@ $\\mathrm{{FPR}} = {dec(fpr)}$. What is the area under its ROC curve (a number)?
                       f"Fraction({fpr.numerator}, {fpr.denominator})) / 2",
         solution=auc,
         checker=exact(auc, mistakes=keep_distinct(auc, [
-            Mistake(tpr - fpr, "This is TPR - FPR (the KS or Youden value); the ROC "
-                               "curve of a binarized answer goes (0,0) -> (FPR, TPR) -> "
-                               "(1,1) and its area is (1 + TPR - FPR)/2."),
+            Mistake(tpr - fpr, "This is TPR - FPR (the KS or Youden value), not an area: "
+                               "the ROC curve of a binarized answer is a broken line; "
+                               "add the areas under its two pieces."),
             Mistake(tpr * (1 - fpr), "TPR x (1 - FPR) leaves out the two triangles: the "
                                      "curve is a broken line, sum its trapezoids."),
             Mistake((1 + fpr - tpr) / 2, HINTS["swapped"]),
@@ -222,7 +222,7 @@ def auc_pairs(y_true, y_score):
                 (auc_tie_version(1.0), HINTS["ties_one"]),
                 (auc_tie_version(0.5, reverse=True), HINTS["ascending"]),
             ),
-            signature="y_true, y_score"),
+            signature="y_true, y_score", public=_cases.BINARY_PUBLIC),
         worked="Broadcast the positives' scores against the negatives': the mean of "
                "[b+ > b-] + 1/2 [b+ = b-] over the m1 x m0 pairs.",
     ),
@@ -255,7 +255,7 @@ def weighted_auc(y_true, y_score, sample_weight):
                 (auc_tie_version(0.0), HINTS["ties_zero"]),
                 (auc_tie_version(1.0), HINTS["ties_one"]),
             ),
-            signature="y_true, y_score, sample_weight"),
+            signature="y_true, y_score, sample_weight", public=_cases.WEIGHTED_PUBLIC),
         worked="The same pair matrix as without weights, each cell weighted by "
                "w_i w_j, divided by the total pair weight.",
     ),
