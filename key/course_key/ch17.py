@@ -10,6 +10,7 @@ import numpy as np
 from course_lib import partial_roc_auc, roc_auc
 from course_lib.exercises._core import Exercise, Mistake, exact, value_exercise, with_variants
 
+from ._checkpoints import checkpoint
 from ._hints import HINTS, keep_distinct
 from ._variants import decimal_text, draw_ranking_table, fraction_code, wrap_items
 
@@ -318,7 +319,40 @@ at $c = \\pi_1$, exactly? (Hint: at this cost both terms have the same weight.)
     )
 
 
+#: The chapter's checkpoint, shown between its summary and its exercises.
+_CHECKPOINT = checkpoint(
+    17, "auc-against-h", "Checkpoint: the AUC and the H-measure disagree",
+    question="""
+On the same data, scorer A has the larger ROC AUC and scorer B the larger H-measure
+under Hand's Beta(2, 2) cost density. Which statement explains how both can be true?
+Answer a letter.
+
+- (a) each AUC (of the ROC hull) averages its scorer's minimum losses over a
+  distribution of the cost made from that scorer's own scores, so the two AUCs average
+  over different beliefs about the costs
+- (b) one of the two numbers is computed wrongly: both average the same minimum losses
+  over the costs
+- (c) the H-measure, like the partial AUC, looks only at the low false positive rates
+- (d) B's ROC curve must lie above A's everywhere, and the AUC misses it
+- (e) the H-measure leaves out the tied scores, which the AUC counts one half
+""",
+    answer="a",
+    mistakes={
+        "b": "Both are averages of the minimum loss L(c), but the weights over the cost c "
+             "need not be the same for the two numbers.",
+        "c": "The H-measure averages over the costs, not over a range of false positive "
+             "rates, and Beta(2, 2) gives weight to every cost between 0 and 1.",
+        "d": "A curve that lies above another everywhere also has the larger area.",
+        "e": "Both read a group of tied scores as one straight segment of the curve; ties "
+             "are not what separates the two numbers.",
+    },
+    worked="Hand's identity makes the AUC (of the hull) an expected minimum loss under "
+           "the costs c_k with weights p_k, both made of the scorer's own scores; the "
+           "H-measure uses one density w(c) for every scorer.",
+)
+
 EXERCISES = [
+    _CHECKPOINT,
     with_variants(_pauc_half, _TABLE1, draw_ranking_table),
     with_variants(_mcclish, _TABLE1, draw_ranking_table),
     with_variants(_h_point, {"fpr": "1/5", "tpr": "4/5"}, _draw_point),
