@@ -29,6 +29,7 @@ from course_lib.exercises._core import (
     yes_no,
 )
 
+from ._checkpoints import checkpoint
 from ._hints import HINTS, keep_distinct
 from ._variants import and_join, decimal_text, fraction_code, wrap_items
 
@@ -1206,6 +1207,36 @@ def _draw_transformations(rng: np.random.Generator) -> dict:
         if len({_map_text(n, k) for n, k in maps}) == 3 and _book_parts_right(maps) <= 3:
             return {"maps": maps}
 
+
+#: The chapter's checkpoint, shown after its summary.
+_CHECKPOINT = checkpoint(
+    13, "recap", "Checkpoint: the eight questions in one",
+    question="""
+Which of these statements is true? Answer a letter.
+
+- (a) The AUC of the average of two scorers lies between the AUCs of the two.
+- (b) A strictly increasing change of the scores, such as $\\sqrt{b}$, can change the AUC.
+- (c) Removing negatives at random changes the precision we expect at a fixed threshold,
+  but not the recall.
+- (d) The KS distance of the linear-density model depends on the share of positives.
+- (e) Every curve from $(0, 0)$ to $(1, 1)$ that never goes left or down is the ROC curve
+  of some finite sample.
+""",
+    answer="c",
+    mistakes={
+        "a": "Two scorers at chance level can average to a perfect one: the average's AUC "
+             "can leave both behind.",
+        "b": "The AUC depends only on the order of the scores, and a strictly increasing "
+             "change keeps the order.",
+        "d": "TPR and FPR are each computed within one class, so neither their largest "
+             "difference nor its threshold moves with the share of positives.",
+        "e": "The corners of the ROC curve of a finite sample are fractions k/m1 and j/m0: "
+             "a smooth curve, or an irrational corner, is only a limit of such curves.",
+    },
+    worked="Recall is computed within the positives and does not move; precision counts "
+           "the false positives, which fall, so it rises.",
+)
+
 EXERCISES = [
     with_variants(_ks_rare, _BOOK_Q1, _draw_ks_rare),
     function_exercise(
@@ -1298,4 +1329,5 @@ def is_roc_curve(points):
             'group of tied objects with m1 dTPR positives and m0 dFPR negatives.'
         ),
     ),
+    _CHECKPOINT,
 ]
