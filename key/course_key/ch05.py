@@ -15,6 +15,7 @@ import numpy as np
 
 from course_lib import gini_brown
 from course_lib.exercises._core import (
+    ChoiceChecker,
     Exercise,
     FunctionSpec,
     Mistake,
@@ -269,3 +270,41 @@ def gini(incomes):
                "sum from 1.",
     ),
 ]
+
+
+# --------------------------------------------------------------------- checkpoint
+#: The answers of a checkpoint: one letter, with or without its parentheses.
+_LETTERS = {c: c for c in "abcde"} | {f"({c})": c for c in "abcde"}
+
+#: The chapter's checkpoint (issue 28, item 3): a conceptual question after the summary,
+#: the same for every student (no variants). It stands before the exercises in the
+#: chapter, and sphinx-exercise numbers the exercises in page order, so it comes first.
+EXERCISES.insert(0, value_exercise(
+    id="checkpoint-05-same-gini", chapter=5, title="Two societies, one coefficient",
+    question="""
+Two societies have the same Gini coefficient. Which of these must then be true?
+
+- (a) Their Lorenz curves are the same.
+- (b) Their poorest 10% hold the same share of the income.
+- (c) The areas between the diagonal and their Lorenz curves are equal.
+- (d) Their richest person holds the same share of the income.
+- (e) They have the same number of people.
+
+Answer with one letter as a string, `"a"` to `"e"`.
+""",
+    answer_name="checkpoint_5",
+    solution_code='checkpoint_5 = "c"',
+    solution="c",
+    checker=ChoiceChecker("c", _LETTERS, mistakes={
+        "a": "One number cannot fix a whole curve: the chapter shows two societies of ten "
+             "with one coefficient whose Lorenz curves cross.",
+        "b": "The share of the poorest 10% is one point of the Lorenz curve, and curves "
+             "with the same area can cross.",
+        "d": "The richest person's share is the last step of the Lorenz curve; curves can "
+             "differ there and still enclose the same area.",
+        "e": "The coefficient compares shares of people with shares of income: two people "
+             "with 0 and 1 have the same coefficient as four with 0, 0, 1, 1.",
+    }),
+    worked="G is twice the area between the diagonal and the Lorenz curve: equal "
+           "coefficients mean equal areas, nothing more.",
+))
