@@ -20,6 +20,7 @@ from course_lib.exercises._core import (
 from course_lib.multiclass import ovo_auc, ovr_auc
 from course_lib.roc import roc_auc
 
+from ._checkpoints import checkpoint
 from ._hints import keep_distinct
 from ._variants import decimal_text, exact_text, fraction_code
 
@@ -308,7 +309,38 @@ def _draw_more_c(rng: np.random.Generator) -> dict:
     return {**_draw_pairs(rng), "factor": int(rng.integers(2, 11))}
 
 
+#: The chapter's checkpoint, shown between its summary and its exercises.
+_CHECKPOINT = checkpoint(
+    16, "mix", "Checkpoint: a new mix of the classes",
+    question="""
+A model of three classes is used on a population in which one class is four times as
+common as in the test set; within each class the scores are distributed as before.
+Which of these stays the same (up to sampling noise)? Answer a letter.
+
+- (a) every one-vs-rest AUC
+- (b) the macro average of the one-vs-rest AUCs
+- (c) the weighted average of the one-vs-rest AUCs
+- (d) Hand and Till's $M$
+- (e) the one-vs-one average with each pair of classes weighted by its size
+""",
+    answer="d",
+    mistakes={
+        "a": "The negatives of a class in its one-vs-rest problem are a mixture of the other "
+             "classes; its area is a mean of pairwise areas weighted by that mixture, which "
+             "changes for every class but the one that grew.",
+        "b": "The macro average is a plain mean of the one-vs-rest areas, and some of them "
+             "move with the mix of the rest.",
+        "c": "The weighted average weighs the one-vs-rest areas, some of which move, by the "
+             "class shares, which move too.",
+        "e": "Weighting each pair of classes by its size brings the class sizes back in: "
+             "the sizes changed.",
+    },
+    worked="Each term of M is a binary AUC of two classes, a mean over pairs that does not "
+           "depend on the class sizes, and M weighs the pairs of classes equally.",
+)
+
 EXERCISES = [
+    _CHECKPOINT,
     with_variants(_ovr_a, _SMALL, _draw_small),
     with_variants(_hand_till, _SMALL, _draw_small),
     with_variants(_ovr_from_pairs, _PAIRS, _draw_pairs),
