@@ -16,6 +16,7 @@ from course_lib.exercises._core import (
     with_variants,
 )
 
+from ._checkpoints import checkpoint
 from ._hints import HINTS, keep_distinct
 from ._variants import decimal_text, draw_count_groups, fraction_code, redraw, wrap_items
 
@@ -341,7 +342,41 @@ def _draw_shift(rng: np.random.Generator) -> dict:
     return redraw(rng, draw, accept)
 
 
+#: The chapter's checkpoint, shown between its summary and its exercises.
+_CHECKPOINT = checkpoint(
+    18, "overlapping-intervals", "Checkpoint: two overlapping intervals",
+    question="""
+A report gives two scores of the same people AUCs of 0.73 and 0.71, with DeLong 95%
+intervals from 0.70 to 0.76 and from 0.68 to 0.74. What can the validator conclude about
+the difference of the two AUCs? Answer a letter.
+
+- (a) it is not significant, since the two intervals overlap
+- (b) nothing yet: the two AUCs come from the same people, so the paired test of their
+  difference decides
+- (c) the first score is the better one, since its AUC is the higher
+- (d) its significance shows in the two Gini coefficients, reported beside the AUCs as
+  further evidence
+- (e) the second score is the worse one, since its interval is as wide and lies lower
+""",
+    answer="b",
+    mistakes={
+        "a": "Judging by overlap treats the two AUCs as independent; on the same people "
+             "their errors are correlated, and the difference is known more precisely than "
+             "either AUC.",
+        "c": "A higher estimate alone is no evidence: the question is how sure we are of "
+             "the difference.",
+        "d": "The Gini coefficient is the AUC on another scale: the same evidence, not "
+             "more of it.",
+        "e": "Where an interval lies says nothing about the difference until the "
+             "covariance of the two AUCs is taken into account.",
+    },
+    worked="The paired DeLong test uses the covariance of the two AUCs; the variance of "
+           "the difference is much smaller than the sum of the two variances when the "
+           "AUCs are correlated.",
+)
+
 EXERCISES = [
+    _CHECKPOINT,
     with_variants(_auc_groups, _GROUPS, _draw_groups),
     with_variants(_paired, _PAIRED, _draw_paired),
     with_variants(_pooled, _POOLED, _draw_pooled),
