@@ -42,6 +42,10 @@ SHOWN_ON_PURPOSE: dict[str, str] = {
     "auc-weighted-negatives": "chapter 3 shows Table 1's AUC; the exercise asks whether the "
                               "reader sees that one weight for a whole class leaves it as "
                               "it was",
+    "gini-duplicated-negatives": "chapter 6 shows Table 1's AUC and normalized Gini; the "
+                                 "exercise asks whether the reader sees that repeating "
+                                 "the negatives leaves both (not the unnormalized area) "
+                                 "as they were",
     "auc-cubed-table1": "chapter 15 shows Table 1's AUC (19/24, as in chapter 3); the "
                         "exercise asks whether the reader sees that cubing the scores, a "
                         "strictly increasing map, leaves it as it was",

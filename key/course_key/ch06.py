@@ -8,6 +8,7 @@ import numpy as np
 
 from course_lib import gini_normalized, gini_unnormalized, roc_auc
 from course_lib.exercises._core import (
+    ChoiceChecker,
     Exercise,
     FunctionSpec,
     Mistake,
@@ -172,8 +173,10 @@ def _draw_swaps(rng: np.random.Generator) -> dict:
 
 
 EXERCISES = [
-    with_variants(_auc_from_gini, {"gini": "2/5"}, _draw_gini),
+    # Table 1's Gini is a predict-then-run warm-up before the chapter computes it
+    # (issue 28, item 2), so it comes first in the page and here
     with_variants(_gini_table, TABLE1, draw_table),
+    with_variants(_auc_from_gini, {"gini": "2/5"}, _draw_gini),
     with_variants(_duplicated, TABLE1, _draw_duplicated),
     with_variants(_bubble_swaps, {"positives": 6, "negatives": 9}, _draw_swaps),
     function_exercise(
@@ -207,3 +210,44 @@ def gini_normalized_answer(y_true, y_score):
         worked="The normalized Gini is 2 AUC - 1, ties included.",
     ),
 ]
+
+
+# --------------------------------------------------------------------- checkpoint
+#: The answers of a checkpoint: one letter, with or without its parentheses.
+_LETTERS = {c: c for c in "abcde"} | {f"({c})": c for c in "abcde"}
+
+#: The chapter's checkpoint (issue 28, item 3): a conceptual question after the summary,
+#: the same for every student (no variants). In the chapter it follows the warm-up on
+#: Table 1's Gini and precedes the other exercises; sphinx-exercise numbers the
+#: exercises in page order, so it is second here.
+EXERCISES.insert(1, value_exercise(
+    id="checkpoint-06-same-number", chapter=6, title="Which number is not the Gini?",
+    question="""
+A scorer is judged on a labelled sample in which some positives and negatives share a
+score. Which of these numbers is, in general, not its normalized Gini coefficient?
+
+- (a) $2\\,\\mathrm{AUC} - 1$
+- (b) the accuracy ratio read off its CAP curve
+- (c) Somers' $D$ of the score with respect to the label,
+  `scipy.stats.somersd(y_true, y_score)`
+- (d) Somers' $D$ of the label with respect to the score,
+  `scipy.stats.somersd(y_score, y_true)`
+- (e) 1 minus twice the share of wrongly ordered (positive, negative) pairs, a tie
+  counting one half
+
+Answer with one letter as a string, `"a"` to `"e"`.
+""",
+    answer_name="checkpoint_6",
+    solution_code='checkpoint_6 = "d"',
+    solution="d",
+    checker=ChoiceChecker("d", _LETTERS, mistakes={
+        "a": "The chapter proves this identity twice, ties included.",
+        "b": "Credit scoring's accuracy ratio is the same ratio of two areas under the CAP "
+             "curve.",
+        "c": "With the label first, Somers' D counts concordant minus discordant pairs over "
+             "the pairs not tied in the label: the m1 m0 (positive, negative) pairs.",
+        "e": "The share of wrongly ordered pairs, a tie counting one half, is 1 - AUC.",
+    }),
+    worked="Somers' D of the label given the score divides by all pairs with different "
+           "scores, pairs within a class included: another number.",
+))
