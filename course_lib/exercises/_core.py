@@ -950,6 +950,20 @@ def signature_hint(name: str, params: Sequence[str], theirs: str = "") -> str:
     return f"{text}; yours takes {theirs}" if theirs else text
 
 
+def signature_message(name: str, params: Sequence[str], func: Callable[..., Any],
+                      mismatch: str) -> str:
+    """The feedback for a function answer that cannot take ``params``
+    (:func:`signature_mismatch` gave ``mismatch``), with the signature it has."""
+    import inspect
+
+    try:
+        theirs = str(inspect.signature(func))
+    except (TypeError, ValueError):
+        theirs = ""
+    return (f"your function cannot take the arguments it is given (TypeError: {mismatch})."
+            f"\nHint: {signature_hint(name, params, theirs)}")
+
+
 def signature_error(error: str, params: Sequence[str], name: str = "") -> bool:
     """Whether an error raised by a function answer says it was called with arguments it
     does not take (an unexpected one of ``params``, or a required one that is not among
@@ -1160,15 +1174,7 @@ class Exercise:
 
     def signature_message(self, answer: Any, mismatch: str) -> str:
         """The feedback for a function answer that does not take :meth:`parameters`."""
-        import inspect
-
-        try:
-            theirs = str(inspect.signature(answer))
-        except (TypeError, ValueError):
-            theirs = ""
-        return (f"your function cannot take the arguments it is given (TypeError: "
-                f"{mismatch}).\nHint: "
-                f"{signature_hint(self.answer_name, self.parameters(), theirs)}")
+        return signature_message(self.answer_name, self.parameters(), answer, mismatch)
 
     def public_cases(self) -> list[dict]:
         """The public cases of a function answer (``[]`` for a value): those a student's

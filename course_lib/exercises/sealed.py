@@ -83,7 +83,6 @@ import numpy as np
 
 from ._core import (
     CALL_TIME_LIMIT,
-    CLOSE_TOLERANCE,
     GIVE_EXACTLY,
     NOT_ANSWERED,
     ChoiceChecker,
@@ -109,6 +108,7 @@ from ._core import (
     safe_expression,
     signature_error,
     signature_hint,
+    signature_message,
     signature_mismatch,
     tuple_answer,
 )
@@ -211,7 +211,7 @@ def _seal_checker(checker: Any, salt: str, hints: bool = True) -> dict:
             "ref": _number_seal(salt, exp, max(checker.tol, 1e-9) if exact else checker.tol),
             "mistakes": []}
         if exact and checker.close > 0:
-            out["close"] = _number_seal(salt, exp, max(checker.close, CLOSE_TOLERANCE / 8))
+            out["close"] = _number_seal(salt, exp, checker.close)
         for m in checker.mistakes:
             try:
                 value = as_number(m.value)
@@ -597,8 +597,7 @@ def _check_function(body: dict, answer: Any) -> tuple[str, str]:
         return UNUSABLE, f"expected a function ({body['signature']}), got {describe(answer)}"
     mismatch = signature_mismatch(answer, params)
     if mismatch is not None:
-        return UNUSABLE, (f"your function cannot take the arguments it is given (TypeError: "
-                          f"{mismatch}).\nHint: {signature_hint(name, params, _theirs(answer))}")
+        return UNUSABLE, signature_message(name, params, answer, mismatch)
     cases = [decode_answer(c) for c in body["cases"]]
     expected = [decode_answer(e) for e in body["expected"]]
     outputs = []
@@ -643,14 +642,6 @@ def _check_function(body: dict, answer: Any) -> tuple[str, str]:
             break
     return WRONG, "\n".join(lines)
 
-
-def _theirs(func: Any) -> str:
-    import inspect
-
-    try:
-        return str(inspect.signature(func))
-    except (TypeError, ValueError):
-        return ""
 
 
 def numbers_close_any(expected: Any, given: Any) -> str | None:
