@@ -45,16 +45,28 @@ _EFFECT = {
 }
 
 
+# A merge makes ties and nothing else (d-q6's book and variants).
+_MERGE_ONLY_TIES = "Merging only creates ties: can a pair go from wrong to right?"
+
+# The hints of d-q1's rate of positive predictions (the book's and the variants').
+_RPP_NOT_THRESHOLD = ("That is the threshold; the RPP is the share of all objects called "
+                      "positive, of both classes.")
+_RPP_NOT_TPR = ("That is the TPR, the share of the positives called positive; the RPP "
+                "counts the negatives called positive too.")
+_RPP_NEGATIVES_SHARE = ("The negatives' part of the RPP counts in proportion to their "
+                        "share of the population.")
+
+
 def _effect(expected: str) -> ChoiceChecker:
     return ChoiceChecker(expected, _EFFECT, mistakes={
-        "none": "Merging scores creates ties, and a tie counts 1/2 whatever the pair was "
-                "before: the AUC can move.",
-        "increase": "New ties pull correctly ordered pairs down to 1/2 as well as wrongly "
-                    "ordered pairs up to 1/2: it can go either way.",
-        "decrease": "New ties pull correctly ordered pairs down to 1/2 as well as wrongly "
-                    "ordered pairs up to 1/2: it can go either way.",
-        "either": "A strictly increasing map keeps the order of the scores, so it keeps "
-                  "the ROC curve.",
+        "none": "Merging scores creates ties, and a tie counts one half whatever the pair "
+                "was before.",
+        "increase": "New ties pull correctly ordered pairs down to one half and wrongly "
+                    "ordered pairs up to one half: which pairs does a merge tie?",
+        "decrease": "New ties pull correctly ordered pairs down to one half and wrongly "
+                    "ordered pairs up to one half: which pairs does a merge tie?",
+        "either": "What does a strictly increasing map do to the order of the scores, the "
+                  "only thing the AUC sees?",
     })
 
 
@@ -88,6 +100,16 @@ def _judge_order(case: dict, expected: Any, given: Any) -> str | None:
     i, j = map(int, np.argwhere(bad)[0])
     return (f"objects {i} and {j} are ordered differently from the averaged pair "
             "probabilities")
+
+
+#: One feature; two features and two reference objects; negative weights with a tie.
+_PAIR_PUBLIC = (
+    {"w": [1.0], "reference": [[0.0]], "objects": [[1.0], [-1.0]]},
+    {"w": [1.0, -2.0], "reference": [[0.0, 0.0], [1.0, 1.0]],
+     "objects": [[0.5, 0.1], [0.2, 0.9], [-1.0, 0.0]]},
+    {"w": [-1.0, 0.5], "reference": [[0.0, 1.0], [1.0, 0.0], [0.5, 0.5]],
+     "objects": [[1.0, 2.0], [0.0, 0.0], [2.0, -1.0], [-1.0, 1.0]]},
+)
 
 
 def _pair_cases(seed: int) -> list[dict]:
@@ -183,12 +205,18 @@ def _thinned_precision(precision, keep_pos, keep_neg):
     return tp / (tp + fp)
 
 
+#: Balanced precision, precision 1 and 0, and a low precision with the negatives kept.
+_PRECISION_PUBLIC = (
+    {"precision": 0.5, "keep_pos": 1.0, "keep_neg": 0.1},
+    {"precision": 1.0, "keep_pos": 0.5, "keep_neg": 0.5},
+    {"precision": 0.0, "keep_pos": 0.3, "keep_neg": 0.7},
+    {"precision": 0.2, "keep_pos": 0.1, "keep_neg": 1.0},
+)
+
+
 def _precision_cases(seed: int) -> list[dict]:
     rng = np.random.default_rng(seed)
-    cases = [{"precision": 0.5, "keep_pos": 1.0, "keep_neg": 0.1},
-             {"precision": 1.0, "keep_pos": 0.5, "keep_neg": 0.5},
-             {"precision": 0.0, "keep_pos": 0.3, "keep_neg": 0.7},
-             {"precision": 0.2, "keep_pos": 0.1, "keep_neg": 1.0}]
+    cases = [dict(c) for c in _PRECISION_PUBLIC]
     for _ in range(10):
         p, k1, k0 = (float(v) for v in np.round(rng.uniform(0.01, 1, 3), 3))
         cases.append({"precision": p, "keep_pos": k1, "keep_neg": k0})
@@ -282,6 +310,16 @@ def _curve_strings(y, b) -> list[list[str]]:
             for f, t in zip(c.fpr, c.tpr)]
 
 
+#: A single point, the diagonal, a wrong start, an irrational corner, a step to the left.
+_CURVE_PUBLIC = (
+    {"points": [["0", "0"]]},
+    {"points": [["0", "0"], ["1", "1"]]},
+    {"points": [["0", "1/2"], ["1", "1"]]},
+    {"points": [["0", "0"], ["sqrt(2)/2", "1/2"], ["1", "1"]]},
+    {"points": [["0", "0"], ["1/2", "1/3"], ["1/3", "2/3"], ["1", "1"]]},
+)
+
+
 def _curve_cases(seed: int) -> list[dict]:
     rng = np.random.default_rng(seed)
     cases: list[list[list[str]]] = [
@@ -337,13 +375,11 @@ def max_auc(m):
 ''',
         spec=FunctionSpec(
             reference=_max_auc_reference, cases=_m_cases, judge=_judge_exact,
+            public=tuple({"m": m} for m in (2, 3, 4, 5, 10)),
             wrong_versions=(
-                (_max_auc_no_ties, "Ties are allowed: a single tied pair loses only "
-                                   "1/(2 m1 m0)."),
-                (_max_auc_one_positive, "The step 1/(2 m1 m0) is smallest when m1 m0 is "
-                                        "largest: balanced classes, not one positive."),
-                (_max_auc_one_positive_no_ties, "Ties are allowed, and the step is smallest "
-                                                "for balanced classes (m1 m0 largest)."),
+                (_max_auc_no_ties, _TIES_ALLOWED),
+                (_max_auc_one_positive, _FEW_PAIRS),
+                (_max_auc_one_positive_no_ties, f"{_TIES_ALLOWED} {_FEW_PAIRS}"),
             ),
             signature="m"),
         worked=(
@@ -352,6 +388,13 @@ def max_auc(m):
             'ceil(m/2)).'
         ),
     )
+
+
+# The hints of d-q4's wrong answers (the book's and the variants'): the ideas, no formula.
+_TIES_ALLOWED = ("Ties are allowed, and a tied pair counts one half: how close to 1 can the "
+                 "AUC then come?")
+_FEW_PAIRS = ("The AUC moves in steps that shrink as the number of (positive, negative) "
+              "pairs grows: one positive makes few pairs.")
 
 
 def _max_auc_limited(k: int) -> Any:
@@ -385,21 +428,14 @@ def _max_auc(data: dict) -> Exercise:
     k = int(data["positives"])
     at_most = "at most one positive" if k == 1 else f"at most {k} positives"
     wrong: list[tuple[Any, str]] = [
-        (_max_auc_limited_no_ties(k),
-         f"Ties are allowed: a single tied pair loses only 1/(2 m1 m0), here with "
-         f"m1 = min({k}, floor(m/2))."),
+        (_max_auc_limited_no_ties(k), _TIES_ALLOWED),
         (_max_auc_reference,
-         f"The sample has {at_most}: balanced classes are possible only while "
-         f"floor(m/2) <= {k}; take m1 = min({k}, floor(m/2))."),
+         f"The sample has {at_most}: for larger m the classes cannot be balanced."),
     ]
     if k > 1:
         wrong += [
-            (_max_auc_one_positive,
-             f"The step 1/(2 m1 m0) is smallest when m1 m0 is largest: as many positives "
-             f"as allowed, min({k}, floor(m/2)), not one."),
-            (_max_auc_one_positive_no_ties,
-             f"Ties are allowed, and the step is smallest for m1 = min({k}, floor(m/2)) "
-             "positives (m1 m0 largest)."),
+            (_max_auc_one_positive, _FEW_PAIRS),
+            (_max_auc_one_positive_no_ties, f"{_TIES_ALLOWED} {_FEW_PAIRS}"),
         ]
     return function_exercise(
         id="d-q4-max-auc", chapter=13, title="The largest AUC below 1",
@@ -417,7 +453,9 @@ def max_auc(m):
 ''',
         spec=FunctionSpec(
             reference=_max_auc_limited(k), cases=_max_auc_cases(k), judge=_judge_exact,
-            wrong_versions=tuple(wrong), signature="m"),
+            wrong_versions=tuple(wrong), signature="m",
+            # k may exceed m/2 (m = k + 2); the limit binds from m = 2k + 2 on
+            public=tuple({"m": m} for m in sorted({2, 3, 4, k + 2, 2 * k + 2, 4 * k + 3}))),
         worked=(
             f"The AUC is a multiple of 1/(2 m1 m0); below 1 it is at most 1 - 1/(2 m1 "
             f"m0) (one tied pair). m1 m0 = m1 (m - m1) grows with m1 up to m/2, and "
@@ -457,7 +495,7 @@ def thinned_precision(precision, keep_pos, keep_neg):
     return tp / (tp + fp)
 ''',
         spec=FunctionSpec(
-            reference=_thinned_precision, cases=_precision_cases,
+            reference=_thinned_precision, cases=_precision_cases, public=_PRECISION_PUBLIC,
             wrong_versions=(
                 (lambda precision, keep_pos, keep_neg: precision,
                  HINTS["unchanged"] + " Precision depends on the balance of the classes."),
@@ -513,6 +551,7 @@ def thinned_precision(precision, keep_pos, keep_neg):
 ''',
         spec=FunctionSpec(
             reference=_copied_precision(side, r), cases=_precision_cases,
+            public=_PRECISION_PUBLIC,
             wrong_versions=(
                 (lambda precision, keep_pos, keep_neg: precision,
                  HINTS["unchanged"] + " Precision depends on the balance of the classes."),
@@ -570,13 +609,10 @@ looks like.)
             ks=exact(Fraction(1, 2)),
             threshold=exact(Fraction(1, 2)),
             positive_rate=exact(Fraction(3, 10), mistakes=[
-                Mistake(Fraction(1, 2), "That is the threshold; the RPP is "
-                                        "pi TPR + (1 - pi) FPR."),
-                Mistake(Fraction(3, 4), "That is the TPR; the RPP is "
-                                        "pi TPR + (1 - pi) FPR."),
+                Mistake(Fraction(1, 2), _RPP_NOT_THRESHOLD),
+                Mistake(Fraction(3, 4), _RPP_NOT_TPR),
                 Mistake(Fraction(1, 10) * Fraction(3, 4) + Fraction(1, 4),
-                        "RPP = pi TPR + (1 - pi) FPR with TPR = 3/4 and FPR = 1/4: "
-                        "the FPR term needs its factor 1 - pi.")]),
+                        _RPP_NEGATIVES_SHARE)]),
             depends_on_balance=yes_no(False, hint="TPR and FPR are each computed within "
                                                   "one class, so their difference ignores "
                                                   "the balance.")),
@@ -610,8 +646,8 @@ the exact one exactly when the sample's AUC exceeds some value. Answer a tuple
             possible=yes_no(True, hint="A sample's AUC is above the model's about half the "
                                        "time."),
             auc_threshold=exact(Fraction(5, 6), mistakes=[
-                Mistake(Fraction(1, 2), "The comparison is with the exact curve, whose "
-                                        "AUC is 5/6, not with a random ranking.")])),
+                Mistake(Fraction(1, 2), "The comparison is with the model's exact curve, "
+                                        "not with a random ranking.")])),
         worked=(
             "Yes: with about 30 positives a sample's gain curve is a coarse staircase "
             "that lies above the exact curve at most rates in more than half of the "
@@ -696,8 +732,7 @@ largest change).
                                                 "in one rounding bin they all tie.")]),
                   max_effect=_effect("either"),
                   max_largest=exact(Fraction(1, 2), mistakes=[
-                      Mistake(1, "A tie counts 1/2: merging moves a pair from 1 or 0 to 1/2, "
-                                 "never further.")]),
+                      Mistake(1, _MERGE_ONLY_TIES)]),
                   shift_effect=_effect("none"), shift_largest=exact(0)),
             (("none", 0, "none", 0, "none", 0),
              "round and max merge distinct scores into ties, which changes the AUC.")),
@@ -867,11 +902,9 @@ exact.
             ks=exact(ks),
             threshold=exact(theta),
             positive_rate=exact(rpp, mistakes=keep_distinct(rpp, [
-                Mistake(theta, "That is the threshold; the RPP is pi TPR + (1 - pi) FPR."),
-                Mistake(tpr, "That is the TPR; the RPP is pi TPR + (1 - pi) FPR."),
-                Mistake(pi * tpr + fpr,
-                        f"RPP = pi TPR + (1 - pi) FPR with TPR = {tpr} and FPR = {fpr}: "
-                        "the FPR term needs its factor 1 - pi.")])),
+                Mistake(theta, _RPP_NOT_THRESHOLD),
+                Mistake(tpr, _RPP_NOT_TPR),
+                Mistake(pi * tpr + fpr, _RPP_NEGATIVES_SHARE)])),
             depends_on_balance=yes_no(False, hint="TPR and FPR are each computed within "
                                                   "one class, so their difference ignores "
                                                   "the balance.")),
@@ -932,8 +965,8 @@ the exact one exactly when the sample's AUC exceeds some value. Answer a tuple
             possible=yes_no(True, hint="A sample's AUC is above the model's about half the "
                                        "time."),
             auc_threshold=exact(auc, mistakes=keep_distinct(auc, [
-                Mistake(Fraction(1, 2), f"The comparison is with the exact curve, whose "
-                                        f"AUC is {auc}, not with a random ranking."),
+                Mistake(Fraction(1, 2), "The comparison is with the model's exact curve, "
+                                        "not with a random ranking."),
                 Mistake(area, "That is the area under the exact gain curve; the question "
                               "asks for the AUC a sample must exceed."),
                 Mistake(Fraction(5, 6), "5/6 is the AUC of the linear-density model; "
@@ -1100,23 +1133,21 @@ def _map_checkers(name: str, k: int) -> tuple[ChoiceChecker, Any]:
                                                "AUC sees only the order: if all scores fall "
                                                "in one rounding bin they all tie.")
                  if name == "round" else
-                 Mistake(1, "A tie counts 1/2: merging moves a pair from 1 or 0 to 1/2, "
-                            "never further."))
+                 Mistake(1, _MERGE_ONLY_TIES))
         return _effect("either"), exact(Fraction(1, 2), mistakes=[small])
     if kind == "reverse":
         effect = ChoiceChecker("either", _EFFECT, mistakes={
             "none": "This map is not increasing: it reverses the order of some pairs of "
                     "scores, so the AUC moves.",
-            "increase": "Reversing pairs turns right into wrong and wrong into right: the "
-                        "AUC can go either way.",
-            "decrease": "Reversing pairs turns right into wrong and wrong into right: the "
-                        "AUC can go either way."})
+            "increase": "Reversing pairs turns right into wrong and wrong into right: can "
+                        "it do only one of the two?",
+            "decrease": "Reversing pairs turns right into wrong and wrong into right: can "
+                        "it do only one of the two?"})
         return effect, exact(1, mistakes=[
-            Mistake(Fraction(1, 2), "This map creates no ties: a pair can go from right (1) "
-                                    "to wrong (0), so the AUC can move from 1 to 0 or from "
-                                    "0 to 1.")])
-    keeps = ("A strictly increasing map keeps the order of the scores, so it keeps the ROC "
-             "curve.")
+            Mistake(Fraction(1, 2), "This map creates no ties: a pair can go from right to "
+                                    "wrong, not only to a tie.")])
+    keeps = ("What does a strictly increasing map do to the order of the scores, the only "
+             "thing the AUC sees?")
     effect = ChoiceChecker("none", _EFFECT, mistakes={
         "either": keeps, "increase": keeps, "decrease": keeps})
     return effect, exact(0)
@@ -1262,9 +1293,10 @@ def object_scores(w, reference, objects):
         spec=FunctionSpec(
             reference=_object_scores, cases=_pair_cases, judge=_judge_order,
             wrong_versions=((_object_scores_reversed,
-                             "The order is reversed: the object's probability of beating "
-                             "x_r is sigma(<w, x - x_r>), with x first."),),
-            signature="w, reference, objects"),
+                             "The order is reversed: the object must come first in the "
+                             "pair it is to win."),),
+            signature="w, reference, objects", public=_PAIR_PUBLIC,
+            order=_object_scores),
         worked=(
             "Average the pair classifier's verdicts against reference objects: b(x) ="
             ' mean_r sigma(<w, x - x_r>), an increasing function of <w, x> for a '
@@ -1311,15 +1343,15 @@ def is_roc_curve(points):
 ''',
         spec=FunctionSpec(
             reference=is_roc_curve, cases=_curve_cases, judge=_judge_bool,
+            public=_CURVE_PUBLIC,
             wrong_versions=(
-                (_roc_monotone_only, "Monotone from (0, 0) to (1, 1) is not enough: every "
-                                     "corner of a ROC curve of a finite sample has rational "
-                                     "coordinates (TPR = k/m1, FPR = j/m0)."),
+                (_roc_monotone_only, "Monotone from (0, 0) to (1, 1) is not enough: which "
+                                     "values can TPR and FPR take on a finite sample?"),
                 (_roc_no_diagonals, "Diagonal pieces are allowed: they come from groups of "
                                     "tied scores holding both classes."),
-                (_roc_every_point_rational, "Only the corners must be rational: a listed "
-                                            "point in the middle of a straight piece can be "
-                                            "anything on it."),
+                (_roc_every_point_rational, "A listed point in the middle of a straight "
+                                            "piece is no corner of the curve: it need not "
+                                            "be what a corner must be."),
             ),
             signature="points"),
         worked=(

@@ -139,10 +139,10 @@ exact value.
         solution=value,
         checker=exact(value, mistakes=_distinct(value, [
             Mistake(ratio, "That is (A - min)/(max - min), which maps chance to 0; "
-                           "McClish's index maps it to 1/2: take (1 + that) / 2."),
-            Mistake(area / _MAX_HALF, "Dividing by the width alone maps chance to "
-                                      "1/4 here, not 1/2: subtract the area under "
-                                      "the diagonal, 1/8."),
+                           "McClish's index maps chance to one half."),
+            Mistake(area / _MAX_HALF, "Dividing by the width alone does not map chance to "
+                                      "one half: the area under the diagonal must go "
+                                      "first."),
             Mistake((1 + (area - Fraction(1, 4)) / (_MAX_HALF - Fraction(1, 4))) / 2,
                     "The diagonal's area over FPR 0 to 1/2 is the triangle 1/8, not "
                     "1/4."),
@@ -229,7 +229,7 @@ what is its H-measure (exactly)?
             Mistake(h_uniform, "That is the uniform density; Hand's Beta(2, 2) is "
                                "6c(1 - c)."),
             Mistake(expected, "That is the expected minimum loss E[L]; H compares it with "
-                              "the trivial rules' loss: 1 - E[L] / E[L_max]."),
+                              "the loss of the trivial rules."),
             Mistake(1 - at_half / Fraction(1, 4), "That is the comparison at "
                     "c = 1/2 only; average both losses over the density."),
         ])),
@@ -263,9 +263,8 @@ $\\pi_1 = {decimal_text(pi1)}$ of the data, what is the second Beta parameter?
                       'beta_default = 1 + 1 / severity_ratio',
         solution=beta,
         checker=exact(beta, mistakes=keep_distinct(beta, [
-            Mistake(1 + sr, f"SR is pi1 / pi0 = {sr}, so 1/SR = {1 / sr} and "
-                            f"beta = 1 + {1 / sr}."),
-            Mistake(1 / sr, "beta = 1 + 1/SR: add the 1."),
+            Mistake(1 + sr, "SR is pi1 / pi0: check which way round it enters beta."),
+            Mistake(1 / sr, "Check the formula for beta again: a term is missing."),
             Mistake(Fraction(2), "Beta(2, 2) is the symmetric case, SR = 1."),
         ])),
         worked=f"SR = {decimal_text(pi1)} / {decimal_text(pi0)} = {sr}, beta = 1 + {1 / sr} = "
@@ -306,10 +305,10 @@ at $c = \\pi_1$, exactly? (Hint: at this cost both terms have the same weight.)
                       '                  for f, t in points)',
         solution=loss,
         checker=exact(loss, mistakes=_distinct(loss, [
-            Mistake(2 * loss, "The R package reports twice this (its MWL); "
-                              "the loss itself is c pi0 FPR + (1 - c) pi1 FNR."),
-            Mistake(ks, f"{ks} is the KS distance; the loss is "
-                        "pi0 pi1 (1 - KS) at c = pi1."),
+            Mistake(2 * loss, "That is the R package's MWL, a multiple of the loss "
+                              "itself."),
+            Mistake(ks, f"{ks} is the KS distance, not a loss: the loss also depends on "
+                        "the shares of the classes."),
             Mistake(pi0 * pi1, "That is the loss of a trivial rule; the best "
                                "threshold does better."),
         ], _is_book(data))),
