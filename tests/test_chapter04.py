@@ -36,7 +36,7 @@ def test_chapter4_key_values_of_the_experiments(g):
     assert float(g["angle_soft"]) == pytest.approx(-0.2631, abs=1e-4)
     assert float(g["test_lr"]) == pytest.approx(0.7671, abs=1e-4)
     assert float(g["test_soft"]) == pytest.approx(0.8182, abs=1e-4)
-    assert float(g["soft_t1_b1"]) == pytest.approx(0.5410, abs=1e-4)
+    assert float(g["soft_t1_b2"]) == pytest.approx(0.5781, abs=1e-4)
     assert float(g["gap_cont_100"]) == pytest.approx(1.935e-4, rel=1e-3)
     assert float(g["bound_cont_100"]) == pytest.approx(5.088e-3, rel=1e-3)
     assert float(g["auc_rank"]) == pytest.approx(0.8571, abs=1e-4)
@@ -45,9 +45,11 @@ def test_chapter4_key_values_of_the_experiments(g):
 
 
 def test_chapter4_surrogate_on_table1(g):
-    """Table 1: the surrogate climbs to 19/24 as beta grows; the gradient agrees with
+    """Table 1: the surrogate climbs to 19/24 as beta grows (shown from beta = 2 on: its
+    value at beta = 1 is exercise soft-auc-table1's answer); the gradient agrees with
     finite differences, and the tied objects 5 and 3 get the largest push."""
-    assert float(g["soft_t1_b1"]) < float(g["soft_t1_b100"]) < 19 / 24
+    assert "soft_t1_b1" not in g
+    assert float(g["soft_t1_b2"]) < float(g["soft_t1_b100"]) < 19 / 24
     assert float(g["soft_t1_b100"]) == pytest.approx(19 / 24, abs=1e-4)
     assert float(g["gap_t1_b1000"]) == 0.0
     assert float(g["grad_fd_gap"]) < 1e-8

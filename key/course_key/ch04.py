@@ -25,6 +25,7 @@ from course_lib.exercises._core import (
     with_variants,
 )
 
+from ._checkpoints import checkpoint
 from ._hints import HINTS, keep_distinct
 from ._variants import book_or_table_text, draw_table, small_number_word
 from .ch03 import TABLE1, TABLE1_B, TABLE1_TEXT, TABLE1_Y
@@ -260,7 +261,38 @@ def _draw_slope_table(rng: np.random.Generator) -> dict:
             return table
 
 
+#: The chapter's checkpoint, shown between its summary and its exercises.
+_CHECKPOINT = checkpoint(
+    4, "steep-surrogate", "Checkpoint: a steep surrogate",
+    question="""
+A linear scorer of unit length is trained by gradient ascent on the sigmoid surrogate
+of the AUC with $\\beta = 100$. From a poor starting direction the ascent stops after a
+few steps, still close to where it started, while $\\beta = 10$ from the same start
+reaches a good direction. Why? Answer a letter.
+
+- (a) a steep sigmoid makes the surrogate follow the AUC's staircase closely, small bumps
+  included, and the ascent stops at the nearest local maximum
+- (b) the surrogate's gradient is zero wherever it exists, like the AUC's
+- (c) with a large $\\beta$ the surrogate tends to the difference of the class means,
+  which a few far points drag away
+- (d) the sample of (positive, negative) pairs is too large for the ascent to finish
+- (e) with $\\beta = 100$ the surrogate is farther from the AUC than with $\\beta = 10$,
+  so its maximum lies elsewhere
+""",
+    answer="a",
+    mistakes={
+        "b": "Unlike the AUC, the surrogate is smooth for every beta > 0: its gradient "
+             "vanishes only where the surrogate is flat.",
+        "c": "That is the other end: the class means take over as beta goes to 0.",
+        "d": "The number of pairs sets the cost of a step, not where the ascent stops.",
+        "e": "A larger beta brings the surrogate closer to the AUC, not farther from it.",
+    },
+    worked="The closer the surrogate is to the AUC, the more of the AUC's flat steps and "
+           "small bumps it inherits; a gradient ascent creeps to the nearest bump.",
+)
+
 EXERCISES = [
+    _CHECKPOINT,
     with_variants(_pairs_sample_size, {"n": 400, "percent": 5}, _draw_pairs_size),
     with_variants(_soft_auc_table, TABLE1, draw_table),
     with_variants(_soft_auc_scale, {"factor": 2, "beta": 1}, _draw_scale),
