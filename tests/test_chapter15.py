@@ -243,7 +243,7 @@ def test_the_chapter_says_which_it_is():
     assert json.dumps(load(CH15)["metadata"]["course"]) == (
         '{"chapter": 15, "summary": "Calibration is not ranking: reliability diagrams, '
         'the Brier score and its parts, the ECE, Platt scaling and isotonic regression", '
-        '"track": "optional"}')
+        '"track": "core"}')
 
 
 def test_plot_reliability_points_are_sklearns():
