@@ -121,8 +121,13 @@ def test_chapter10_gain_lift_and_answers():
     assert float(g["q1_ratio"]) == pytest.approx(
         10 * (45 * math.log(5) / 64 - 11 / 16), rel=1e-9)
     assert float(g["q2_acc_float"]) == 0.91
-    assert g["ex_tpr_half"] == "'3/4'"
-    assert (g["ex_ks_value"], g["ex_ks_theta"]) == ("'1/2'", "'1/2'")
+    # exercises linear-tpr-formula and linear-ks use the warm-up model 1/2 + b, 3/2 - b:
+    # the chapter derives the book model's TPR and KS above them (issue 28, item 2)
+    assert g["ex_tpr_half"] == "'5/8'"
+    assert (g["ex_ks_value"], g["ex_ks_theta"]) == ("'1/4'", "'1/2'")
+    md = glued_markdown(CH10)
+    assert md["ex_tpr_tex"] == r"$- \frac{\theta^{2}}{2} - \frac{\theta}{2} + 1$"
+    assert md["ex_distance_tex"] == r"$\theta \left(1 - \theta\right)$"
     assert r"Eq(\text{gain}(u), 1 - (sqrt(80*u + 1) - 9)**2/64)" in cell_text(CH10)
 
 

@@ -204,8 +204,9 @@ CATALOGUE = [
      ["off by one step"]),
     ("precision unchanged after thinning", "precision-thinned-negatives", 0.2,
      ["does change", "balance"]),
-    ("the FPR formula given for the TPR", "linear-tpr-formula", (1 - THETA) ** 2,
-     ["swapped"]),
+    # the warm-up model of chapter 10's exercise: p1 = 1/2 + b, p0 = 3/2 - b
+    ("the FPR formula given for the TPR", "linear-tpr-formula",
+     1 - sympy.Rational(3, 2) * THETA + THETA**2 / 2, ["swapped"]),
     ("the AUC unchanged by rounding", "d-q6-transformations",
      ("none", 0, "none", 0, "none", 0), ["ties"]),
     ("F2 and F0.5 swapped", "fbeta-two-systems", ("tie", 1, 2, 1), ["swapped"]),

@@ -194,10 +194,14 @@ def test_yes_no_answers():
 
 def test_sympy_answers():
     theta = sympy.Symbol("theta")
-    assert check("linear-tpr-formula", 1 - theta**2).passed
-    assert check("linear-tpr-formula", "1 - theta**2").passed
-    assert check("linear-tpr-formula", (1 - theta) * (1 + theta)).passed
-    assert check("linear-tpr-formula", cl.LINEAR_DENSITIES.tpr()).passed
+    # the exercise's warm-up model: p1(b) = 1/2 + b, p0(b) = 3/2 - b
+    assert check("linear-tpr-formula", 1 - theta / 2 - theta**2 / 2).passed
+    assert check("linear-tpr-formula", "1 - theta/2 - theta**2/2").passed
+    assert check("linear-tpr-formula", (1 - theta) * (2 + theta) / 2).passed
+    b = sympy.Symbol("b")
+    warm_up = cl.ScoreModel(sympy.Rational(3, 2) - b, sympy.Rational(1, 2) + b)
+    assert check("linear-tpr-formula", warm_up.tpr()).passed
+    assert not check("linear-tpr-formula", cl.LINEAR_DENSITIES.tpr()).passed
     assert not check("linear-tpr-formula", "__import__('os')").passed
 
 
@@ -402,8 +406,8 @@ def test_a_swallowed_time_limit_still_stops():
 
 
 def test_formula_strings_are_read_without_eval():
-    assert check("linear-tpr-formula", "1 - theta^2").passed
-    assert check("linear-tpr-formula", "(1 - theta) * (1 + theta)").passed
+    assert check("linear-tpr-formula", "1 - theta/2 - theta^2/2").passed
+    assert check("linear-tpr-formula", "(1 - theta) * (2 + theta) / 2").passed
     for hostile in ("open('/etc/passwd').read()", "theta.__class__", "exec('1')",
                     "theta**10**10", "lambda: 1"):
         fb = check("linear-tpr-formula", hostile)
