@@ -666,3 +666,49 @@ def test_every_exercise_box_names_its_answer(html_dir):
             seen.append(exercise[1])
     assert len(seen) >= 90 and len(set(seen)) == len(seen)
     assert set(seen) <= set(REGISTRY)
+
+
+@pytest.mark.parametrize(("width", "scheme"), [(1280, "light"), (390, "light"),
+                                               (1280, "dark")])
+def test_a_chapter_opening_and_its_checkpoint_as_a_reader_sees_them(html_dir, tmp_path,
+                                                                   width, scheme):
+    """Chapter 7 in Chromium: the goals box opens the chapter (its items and the chapters
+    it needs, linked), the checkpoint box follows the summary and names its answer, both
+    fit the column, and each is screenshotted (kept in the test's folder)."""
+    chromium = _chromium_or_skip()
+    from playwright.sync_api import sync_playwright
+
+    path = html_dir / "notebooks" / "07_pr_curves.html"
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium,
+                                     args=["--no-sandbox", "--disable-gpu"])
+        try:
+            page = browser.new_page(viewport={"width": width, "height": 900},
+                                    color_scheme=scheme)
+            page.goto(path.as_uri(), wait_until="load")
+            if scheme == "dark":  # the theme follows the reader's setting
+                assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+            goals = page.locator(".admonition.chapter-goals")
+            assert goals.count() == 1
+            assert 3 <= goals.locator("li").count() <= 5
+            needs = goals.locator("a[href*='02_roc_grid'], a[href*='03_auc_pairs']")
+            assert needs.count() == 2
+            checkpoint = page.locator("#checkpoint-07-balance").locator(
+                "xpath=ancestor-or-self::*[contains(@class, 'exercise')][1]")
+            assert checkpoint.count() == 1
+            assert "Your answer" in checkpoint.inner_text()
+            column = page.evaluate(
+                "document.querySelector('.bd-article').getBoundingClientRect().width")
+            scroll = page.evaluate("document.documentElement.scrollWidth")
+            assert scroll <= width, f"the page scrolls sideways at {width} px"
+            for name, box in (("opening", goals), ("checkpoint", checkpoint)):
+                shape = box.bounding_box()
+                assert shape is not None and shape["width"] <= column + 1
+                shot = tmp_path / f"07-{name}-{width}-{scheme}.png"
+                box.screenshot(path=str(shot))
+                assert shot.stat().st_size > 5000
+            summary = page.locator("section#summary")
+            assert summary.count() == 1
+            assert summary.bounding_box()["y"] < checkpoint.bounding_box()["y"]
+        finally:
+            browser.close()
