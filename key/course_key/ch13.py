@@ -20,8 +20,8 @@ from course_lib.exercises._core import (
     describe,
     exact,
     function_exercise,
-    number_list,
     numbers_close,
+    order_reason,
     parts,
     value_exercise,
     with_variants,
@@ -87,19 +87,11 @@ def _object_scores_reversed(w, reference, objects):
 
 
 def _judge_order(case: dict, expected: Any, given: Any) -> str | None:
-    e = np.asarray(expected, dtype=float)
-    try:
-        g = number_list(given, e.size, "scores")
-    except Reject as exc:
-        return str(exc)
-    de = np.sign(np.round(e[:, None] - e[None, :], 12))
-    dg = np.sign(g[:, None] - g[None, :])
-    bad = (de != 0) & (de != dg)
-    if not bad.any():
-        return None
-    i, j = map(int, np.argwhere(bad)[0])
-    return (f"objects {i} and {j} are ordered differently from the averaged pair "
-            "probabilities")
+    why = order_reason(expected, given)
+    if why is None or not why.endswith("in the wrong order"):
+        return why
+    return why.replace("are in the wrong order",
+                       "are ordered differently from the averaged pair probabilities")
 
 
 #: One feature; two features and two reference objects; negative weights with a tie.
