@@ -19,6 +19,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
+from test_interactive import launch
 
 # Every test here needs the built book (minutes): `pytest -m "not slow"` leaves them out.
 pytestmark = pytest.mark.slow
@@ -232,19 +233,14 @@ Array.from(document.querySelectorAll('.bd-article table')).map(t => {
 def layout(html_dir):
     """Every page at 1280 px: code blocks wider than their box, figures without caption,
     tables wider than their column; and at 390 px (a phone): tables that widen the page."""
-    chromium = _chromium_or_skip()
+    _chromium_or_skip()
     from playwright.sync_api import sync_playwright
 
     wide_code, uncaptioned, figures = [], [], 0
     wide_tables: dict[int, list[str]] = {1280: [], 390: []}
     tables = 0
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(
-            executable_path=chromium,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run",
-                  "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost"],
-        )
+        browser = launch(pw)
         try:
             paths = [p for p in _pages(html_dir)
                      if 'http-equiv="Refresh"' not in p.read_text(encoding="utf-8")]
@@ -338,7 +334,7 @@ def test_threshold_explorers_follow_the_keyboard(html_dir):
     import numpy as np
     import pandas as pd
     from playwright.sync_api import sync_playwright
-    from test_interactive import launch, read_explorer, shown_count, shown_metric
+    from test_interactive import read_explorer, shown_count, shown_metric
 
     import course_lib as cl
 
@@ -428,7 +424,7 @@ def test_threshold_explorer_charts_are_readable_on_a_desktop_and_fit_a_phone(htm
     explorer is at least 240 px wide, its plotting square too (they were 146 and 115 px
     at 1280 px: four thumbnails in a row); on a phone (390 px) no chart is wider than its
     explorer, no explorer wider than its column, and no page scrolls sideways."""
-    chromium = _chromium_or_skip()
+    _chromium_or_skip()
     from playwright.sync_api import sync_playwright
 
     pages = [p for p in html_dir.rglob("*.html")
@@ -436,12 +432,7 @@ def test_threshold_explorer_charts_are_readable_on_a_desktop_and_fit_a_phone(htm
     assert any(p.name == "explorer.html" for p in pages)
     small, wide, measured = [], [], 0
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(
-            executable_path=chromium,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run",
-                  "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost"],
-        )
+        browser = launch(pw)
         try:
             page = browser.new_page(viewport={"width": width, "height": 900 if width > 500 else 844})
             for path in pages:
@@ -522,17 +513,12 @@ def test_search_finds_the_teaching_chapter_first(served_book):
     """Type each term into the search page (Sphinx's searchtools.js on the book's
     searchindex.js, with the book's scorer); the first result must be the chapter that
     teaches it, and the glossary's entry for the term must come right after it."""
-    chromium = _chromium_or_skip()
+    _chromium_or_skip()
     from playwright.sync_api import sync_playwright
 
     problems = []
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(
-            executable_path=chromium,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run",
-                  "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost"],
-        )
+        browser = launch(pw)
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             errors: list[str] = []
@@ -675,13 +661,12 @@ def test_a_chapter_opening_and_its_checkpoint_as_a_reader_sees_them(html_dir, tm
     """Chapter 7 in Chromium: the goals box opens the chapter (its items and the chapters
     it needs, linked), the checkpoint box follows the summary and names its answer, both
     fit the column, and each is screenshotted (kept in the test's folder)."""
-    chromium = _chromium_or_skip()
+    _chromium_or_skip()
     from playwright.sync_api import sync_playwright
 
     path = html_dir / "notebooks" / "07_pr_curves.html"
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium,
-                                     args=["--no-sandbox", "--disable-gpu"])
+        browser = launch(pw)
         try:
             page = browser.new_page(viewport={"width": width, "height": 900},
                                     color_scheme=scheme)
