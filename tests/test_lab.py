@@ -249,8 +249,9 @@ def _check_rendering_in_chromium(urls: list[str], shots: list[Path]) -> None:
                 shown = "\n".join(cells)
                 assert "Exercise 2.1 (The ROC point of one threshold)" in shown
                 assert "Exercise 2.2 (" in shown and "Exercise 1 (" not in shown
+                # the answer's name, as in the book's box and the student copies
+                assert "Your answer: point_02" in re.sub(r"\s+", " ", exercise.inner_text())
                 if "/student/" in url:
-                    assert "Your answer: point_02" in re.sub(r"\s+", " ", exercise.inner_text())
                     assert "Solution to" not in shown and "folded" not in shown
                 else:
                     assert "Solution to Exercise 2.1 (" in shown
@@ -364,3 +365,11 @@ def test_lab_copy_numbers_the_exercises_of_its_chapter(tmp_path):
         "Exercise 2.1", "Exercise 2.2"]
     assert "{dropdown} Solution to Exercise 2.1 (" in text
     assert "{exercise}" not in text and "{solution" not in text
+
+
+def test_lab_copies_name_each_exercise_s_answer_as_the_book_does(tmp_path):
+    (copy,) = labcopy.write_lab_copies(tmp_path, [ROOT / "notebooks" / "03_auc_pairs.ipynb"])
+    text = _markdown(json.loads(copy.read_text(encoding="utf-8")))
+    assert "**Your answer:** `auc_table1`." in text
+    assert "**Your answer:** a function `auc_pairs(y_true, y_score)`." in text
+    assert labcopy.book_answer_note("no-such-exercise") is None

@@ -632,9 +632,24 @@ def _relative_parts(start: Path, target: Path) -> list[str]:
     return [".."] * (len(start_parts) - common) + list(target_parts[common:])
 
 
+def book_answer_note(label: str) -> str | None:
+    """The line the book's exercise boxes end with (``book/_ext/exercise_answers.py``),
+    "**Your answer:** `auc_table1`.", for the exercise ``label``; None where the answer
+    key is not installed or does not know the label."""
+    try:
+        from course_lib.exercises.student import answer_parts
+
+        words, code = answer_parts(label)
+    except (ImportError, ValueError):  # no key here, or not an exercise of the key
+        return None
+    return f"**Your answer:** {words}`{code}`."
+
+
 def write_lab_copies(out_dir: Path, notebooks: Sequence[Path], *, root: Path = ROOT) -> list[Path]:
     """Write the lab copy of each notebook under ``out_dir`` (same relative path as in
-    ``root``) and a copy of ``root/data``, so that ``../data/...`` still resolves."""
+    ``root``) and a copy of ``root/data``, so that ``../data/...`` still resolves. Each
+    exercise box ends, as in the book, with the name of its answer
+    (:func:`book_answer_note`)."""
     index = BookIndex.read(root)
     written = []
     for path in notebooks:
@@ -643,7 +658,8 @@ def write_lab_copies(out_dir: Path, notebooks: Sequence[Path], *, root: Path = R
         target = out_dir / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         nb = json.loads(path.read_text(encoding="utf-8"))
-        lab = page_copy(nb, path, index=index, image_dir=target.parent / "_glued")
+        lab = page_copy(nb, path, index=index, image_dir=target.parent / "_glued",
+                        exercise_note=book_answer_note)
         target.write_text(json.dumps(lab, indent=1, ensure_ascii=False) + "\n",
                           encoding="utf-8")
         written.append(target)
