@@ -111,3 +111,33 @@ def printed(nb) -> str:
     """Every stream output of a run notebook, joined."""
     return "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code"
                    for o in c.get("outputs", []) if o.get("output_type") == "stream")
+
+
+def build_page(tmp_path: Path, cells: list[tuple[str, str]], extensions: list[str],
+               *, hide_solutions: bool = False) -> str:
+    """The HTML of a one-page Sphinx book (myst-nb, not executed) made of ``cells``
+    ((kind, text) pairs), with the book's extensions ``extensions`` (from book/_ext);
+    a warning is an error, as in the book's build."""
+    import nbformat
+    from sphinx.application import Sphinx
+    from sphinx.util.docutils import docutils_namespace
+
+    src = tmp_path / "src"
+    src.mkdir()
+    nb = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_markdown_cell(text) if kind == "markdown"
+               else nbformat.v4.new_code_cell(text) for kind, text in cells],
+        metadata={"kernelspec": {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}})
+    nbformat.write(nb, src / "index.ipynb")
+    (src / "conf.py").write_text(
+        f"import sys\nsys.path.insert(0, {str(ROOT / 'book' / '_ext')!r})\n"
+        f"extensions = {['myst_nb', 'sphinx_exercise', *extensions]!r}\n"
+        "nb_execution_mode = 'off'\n"
+        f"hide_solutions = {hide_solutions}\n", encoding="utf-8")
+    out = tmp_path / "html"
+    with docutils_namespace():  # each build registers its nodes afresh
+        app = Sphinx(str(src), str(src), str(out), str(tmp_path / "doctrees"), "html",
+                     status=None, warning=None, freshenv=True, warningiserror=True)
+        app.build()
+    return (out / "index.html").read_text(encoding="utf-8")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import nbformat
+import notebook_tools
 import pytest
 import yaml
 
@@ -33,27 +33,7 @@ CELLS = [
 
 
 def _build(tmp_path: Path, hide: bool) -> str:
-    from sphinx.application import Sphinx
-    from sphinx.util.docutils import docutils_namespace
-
-    src = tmp_path / "src"
-    src.mkdir()
-    cells = [nbformat.v4.new_markdown_cell(text) if kind == "markdown"
-             else nbformat.v4.new_code_cell(text) for kind, text in CELLS]
-    nb = nbformat.v4.new_notebook(cells=cells, metadata={"kernelspec": {
-        "name": "python3", "display_name": "Python 3", "language": "python"}})
-    nbformat.write(nb, src / "index.ipynb")
-    (src / "conf.py").write_text(
-        f"import sys\nsys.path.insert(0, {str(EXT)!r})\n"
-        "extensions = ['myst_nb', 'sphinx_exercise', 'editions']\n"
-        "nb_execution_mode = 'off'\n"
-        f"hide_solutions = {hide}\n", encoding="utf-8")
-    out = tmp_path / "html"
-    with docutils_namespace():  # each build registers its nodes afresh
-        app = Sphinx(str(src), str(src), str(out), str(tmp_path / "doctrees"), "html",
-                     status=None, warning=None, freshenv=True, warningiserror=True)
-        app.build()
-    return (out / "index.html").read_text(encoding="utf-8")
+    return notebook_tools.build_page(tmp_path, CELLS, ["editions"], hide_solutions=hide)
 
 
 def test_default_edition_keeps_the_solutions_and_marks_the_sentence(tmp_path):

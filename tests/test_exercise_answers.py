@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import nbformat
+import notebook_tools
 import pytest
 from sphinx.errors import SphinxWarning
 
@@ -38,28 +38,8 @@ def _cells(*labels: str) -> list[tuple[str, str]]:
 
 
 def _build(tmp_path: Path, cells: list[tuple[str, str]], hide: bool = False) -> str:
-    from sphinx.application import Sphinx
-    from sphinx.util.docutils import docutils_namespace
-
-    src = tmp_path / "src"
-    src.mkdir()
-    nb = nbformat.v4.new_notebook(
-        cells=[nbformat.v4.new_markdown_cell(text) if kind == "markdown"
-               else nbformat.v4.new_code_cell(text) for kind, text in cells],
-        metadata={"kernelspec": {"name": "python3", "display_name": "Python 3",
-                                 "language": "python"}})
-    nbformat.write(nb, src / "index.ipynb")
-    (src / "conf.py").write_text(
-        f"import sys\nsys.path.insert(0, {str(EXT)!r})\n"
-        "extensions = ['myst_nb', 'sphinx_exercise', 'editions', 'exercise_answers']\n"
-        "nb_execution_mode = 'off'\n"
-        f"hide_solutions = {hide}\n", encoding="utf-8")
-    out = tmp_path / "html"
-    with docutils_namespace():  # each build registers its nodes afresh
-        app = Sphinx(str(src), str(src), str(out), str(tmp_path / "doctrees"), "html",
-                     status=None, warning=None, freshenv=True, warningiserror=True)
-        app.build()
-    return (out / "index.html").read_text(encoding="utf-8")
+    return notebook_tools.build_page(tmp_path, cells, ["editions", "exercise_answers"],
+                                     hide_solutions=hide)
 
 
 def _boxes(html: str) -> list[str]:
