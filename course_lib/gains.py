@@ -39,6 +39,7 @@ from ._checks import (
 )
 from ._curves import CurveView
 from ._groups import counts_at_class_scores, counts_at_cuts, cumulative_counts, with_origin
+from ._stream import _need_class, gains_table_from_counts
 
 __all__ = [
     "GainCurve",
@@ -162,14 +163,6 @@ def _threshold(value: Any) -> float | int:
     """One threshold of a curve: an int stays an int (integer scores beyond ``2**53``
     are thresholds of their own, see :func:`course_lib._groups.with_origin`)."""
     return value if isinstance(value, int) else float(value)
-
-def _need_class(count: float, name: str, what: str) -> None:
-    """Raise the one-class ValueError when ``count`` (of class ``name``) is zero."""
-    if name == "positive":
-        need_classes(count, 1, f"the {what}", warn=False, negatives=False)
-    else:
-        need_classes(1, count, f"the {what}", warn=False)
-
 
 def _cumulative(
     y_true: Any,
@@ -541,91 +534,6 @@ def gain_auc(
 
 
 # -------------------------------------------------------------------------- the table
-
-
-def gains_table_from_counts(n_pos: Any, n_neg: Any) -> pd.DataFrame:
-    """The gains table from the counts of positives and negatives per bin.
-
-    Columns, as in source D (percentages are numbers from 0 to 100):
-
-    - ``N``: objects in the bin; ``%``: their share of all objects;
-      ``cum_%``: the share of this bin and the bins above it.
-    - ``Prob``: share of positives in the bin, ``N_1 / N`` (a fraction, not a %).
-    - ``N_1``: positives in the bin; ``%_1``: their share of all positives;
-      ``cum_N1``, ``cum_%1``: the same for this bin and the bins above it
-      (``cum_%1`` is the gain, the TPR in %).
-    - ``N_0``, ``%_0``, ``cum_N0``, ``cum_%0``: the same for the negatives
-      (``cum_%0`` is the FPR in %).
-    - ``K-S``: ``cum_%1 - cum_%0``, in percentage points.
-    - ``Lift``: ``cum_%1 / cum_%``, the cumulative lift. Source D's text says
-      ``cum_%1 / %``, but its printed numbers are ``cum_%1 / cum_%``.
-
-    Parameters
-    ----------
-    n_pos, n_neg : array-like of non-negative integers, shape (k,)
-        Counts per bin, top bin (highest scores) first; every bin must be non-empty
-        and there must be positives and negatives.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per bin, indexed ``1..k`` (index name ``"bin"``).
-
-    Examples
-    --------
-    Two bins: the top one holds 3 positives and 1 negative, the other 1 and 5:
-
-    >>> t = gains_table_from_counts([3, 1], [1, 5])
-    >>> t[["N", "Prob", "cum_%1", "cum_%0", "K-S", "Lift"]].round(2)
-    ... # doctest: +NORMALIZE_WHITESPACE
-         N  Prob  cum_%1  cum_%0   K-S  Lift
-    bin
-    1    4  0.75    75.0    16.67  58.33  1.88
-    2    6  0.17   100.0   100.00   0.00  1.00
-    """
-    n1 = _counts(n_pos, "n_pos")
-    n0 = _counts(n_neg, "n_neg")
-    if n1.size != n0.size:
-        raise ValueError(f"n_pos and n_neg have different lengths: {n1.size} and {n0.size}")
-    n = n1 + n0
-    if (n == 0).any():
-        empty = int(np.argmax(n == 0)) + 1
-        raise ValueError(f"every bin must hold an object; bin {empty} is empty")
-    m1, m0 = int(n1.sum()), int(n0.sum())
-    _need_class(m1, "positive", "gains table")
-    _need_class(m0, "negative", "gains table")
-    total = m1 + m0
-    cum_n, cum_n1, cum_n0 = np.cumsum(n), np.cumsum(n1), np.cumsum(n0)
-    cum_pct1, cum_pct0, cum_pct = 100 * cum_n1 / m1, 100 * cum_n0 / m0, 100 * cum_n / total
-    columns = {
-        "N": n,
-        "%": 100 * n / total,
-        "cum_%": cum_pct,
-        "Prob": n1 / n,
-        "N_1": n1,
-        "%_1": 100 * n1 / m1,
-        "cum_N1": cum_n1,
-        "cum_%1": cum_pct1,
-        "N_0": n0,
-        "%_0": 100 * n0 / m0,
-        "cum_N0": cum_n0,
-        "cum_%0": cum_pct0,
-        "K-S": cum_pct1 - cum_pct0,
-        "Lift": cum_pct1 / cum_pct,
-    }
-    index = pd.RangeIndex(1, n.size + 1, name="bin")
-    return pd.DataFrame(columns, index=index)
-
-
-def _counts(values: Any, name: str) -> np.ndarray:
-    arr = np.asarray(values)
-    if arr.ndim != 1 or arr.size == 0:
-        raise ValueError(f"{name} must be a non-empty 1-D array of counts")
-    if arr.dtype.kind not in "iuf" or not np.isfinite(arr).all():
-        raise ValueError(f"{name} must hold numbers, got {arr.dtype}")
-    if (arr < 0).any() or (arr != np.round(arr)).any():
-        raise ValueError(f"{name} must hold non-negative integers")
-    return arr.astype(np.int64)
 
 
 def gains_table(y_true: Any, y_score: Any, *, n_bins: int = 10) -> pd.DataFrame:

@@ -53,6 +53,7 @@ from ._checks import (
     need_classes,
 )
 from ._groups import cumulative_counts, with_origin
+from ._stream import mcclish
 from .roc import roc_convex_hull, roc_curve
 
 __all__ = [
@@ -190,19 +191,6 @@ def _partial_area(
     twice = np.concatenate(([0], np.cumsum(np.diff(f) * (t[1:] + t[:-1]))))
     between = _twice_area_to(f, t, twice, b * f_unit) - _twice_area_to(f, t, twice, a * f_unit)
     return _ratio(between, 2 * f_unit * t_unit), a, b
-
-
-def mcclish(area: Any, axis: str, a: Any, b: Any) -> Any:
-    """McClish's standardization of a partial area over ``[a, b]`` on ``axis`` ("fpr"
-    or "tpr"): exact for Fractions. The one formula, used by :func:`partial_roc_auc`
-    and by the report's streaming partial AUC.
-
-    >>> mcclish(Fraction(7, 24), "fpr", Fraction(0), Fraction(1, 2))
-    Fraction(13, 18)
-    """
-    width = b - a
-    under_diagonal = (b * b - a * a) / 2 if axis == "fpr" else width - (b * b - a * a) / 2
-    return (1 + (area - under_diagonal) / (width - under_diagonal)) / 2
 
 
 def partial_roc_auc(

@@ -39,6 +39,7 @@ from ._checks import (
 )
 from ._curves import CurveView
 from ._groups import cumulative_counts, with_origin
+from ._stream import COLLINEAR_TOL, trapezoid_area
 
 __all__ = [
     "RocStep",
@@ -62,10 +63,6 @@ __all__ = [
 
 # Pairs compared at once by auc_pairwise: 2**22 pairs use 4 MiB per boolean block.
 _PAIR_BLOCK = 2**22
-# Collinearity tolerance of the hull: for ROC rates i/m0, j/m1 the cross product of
-# two chords is a multiple of 1/(m0 m1), so a gap of 1e-14 separates rounding error
-# (about 1e-16) from a real turn whenever m0 * m1 < 1e13.
-COLLINEAR_TOL = 1e-14
 
 
 class RocStep(NamedTuple):
@@ -116,6 +113,7 @@ class RocHull(NamedTuple):
     fpr: np.ndarray
     tpr: np.ndarray
     area: float
+
 
 
 def _counted(
@@ -443,36 +441,6 @@ def pair_matrix(y_true: Any, y_score: Any, *, ids: Any = None) -> PairMatrix:
     p, q = s[rows, None], s[None, cols]
     matrix = (p > q) + 0.5 * (p == q)
     return PairMatrix(matrix, tuple(names[k] for k in rows), tuple(names[k] for k in cols))
-
-
-def trapezoid_area(x: Any, y: Any) -> float:
-    """Area under the broken line through ``(x[k], y[k])``, by trapezoids.
-
-    Parameters
-    ----------
-    x : array-like of shape (n,)
-        Non-decreasing abscissae.
-    y : array-like of shape (n,)
-        Ordinates.
-
-    Returns
-    -------
-    float
-        ``sum_k (x[k] - x[k-1]) (y[k] + y[k-1]) / 2``.
-
-    Examples
-    --------
-    >>> trapezoid_area([0, 0.5, 1], [0, 1, 1])
-    0.75
-    """
-    xs = check_scores(x, name="x")
-    ys = check_scores(y, name="y")
-    if xs.size != ys.size:
-        raise ValueError(f"x and y have different lengths: {xs.size} and {ys.size}")
-    dx = np.diff(xs)
-    if (dx < 0).any():
-        raise ValueError("x must be non-decreasing")
-    return float(np.dot(dx, ys[1:] + ys[:-1]) / 2)
 
 
 def roc_convex_hull(fpr: Any, tpr: Any) -> RocHull:

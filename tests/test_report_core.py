@@ -21,9 +21,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import course_lib as cl
+from course_lib._stream import THIN
 from course_lib.report import MemoryEngine, report
 from course_lib.report._engine import Groups
-from course_lib.report._stream import THIN
 
 N_TABLES = 200
 REL = 1e-12
@@ -397,7 +397,7 @@ def test_counts_beyond_int64_products_take_python_integers(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """With more than about 1.5e9 rows the sums of products leave int64: the same
     accumulators then run on Python integers (forced here on a small table)."""
-    from course_lib.report import _stream
+    from course_lib import _stream
 
     df, mode = random_table(2)
     expected = json.dumps(make(df, mode))

@@ -23,16 +23,15 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from fractions import Fraction
 from importlib import metadata
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
-from ..partial import h_measure_from_hull, range_end
-from ._engine import CHUNK, Engine, Summary
-from ._stream import (
+from .._stream import (
     ApAcc,
     AucAcc,
     CalibrationAcc,
@@ -52,12 +51,34 @@ from ._stream import (
     paired_delong,
     psi,
     psi_value,
-    split_segments,
 )
+from ..partial import h_measure_from_hull, range_end
+from ._engine import CHUNK, Engine, Groups, Summary
 
 __all__ = ["compute", "LINKS", "number", "check_options", "PSI_EPS"]
 
-#: The share a PSI bin counts when it is empty (see :func:`course_lib.report._stream.psi`).
+
+def split_segments(chunks: Iterable[Groups]) -> Iterator[tuple[Any, Groups]]:
+    """Pieces of the chunks of a ``by`` stream, one segment each, in stream order."""
+    for ch in chunks:
+        seg = ch.segment
+        if seg is None:
+            yield None, ch
+            continue
+        n = len(seg)
+        if n == 0:
+            continue
+        change = np.flatnonzero(np.asarray(seg[1:] != seg[:-1], dtype=bool)) + 1
+        if change.size:  # two missing values (NaN != NaN) are one segment
+            both = np.asarray(pd.isna(seg[change]), dtype=bool) & np.asarray(
+                pd.isna(seg[change - 1]), dtype=bool)
+            change = change[~both]
+        bounds = np.concatenate(([0], change, [n]))
+        for lo, hi in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
+            yield seg[lo], Groups(ch.score[lo:hi], ch.pos[lo:hi], ch.neg[lo:hi], seg[lo:hi])
+
+
+#: The share a PSI bin counts when it is empty (see :func:`course_lib._stream.psi`).
 PSI_EPS = 1e-4
 
 #: Each metric's section of the book (relative to the book's root).

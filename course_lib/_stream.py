@@ -1,12 +1,16 @@
-"""Accumulators: every number of the report from chunks of sorted score groups.
+"""The one engine: every ranking and calibration number from sorted score groups.
 
-An engine hands the score groups of a column to Python in decreasing score order, in
-chunks (:class:`~course_lib.report._engine.Groups`). A :class:`Cumulator` turns each
-chunk into running totals (:class:`Step`: the positives and negatives at or above
-each group's score, and before it) with the carry of the chunks before; each
+Score groups (distinct scores with the weight of each class) arrive in decreasing
+score order, in one chunk or many (``(score, pos, neg)`` tuples): from numpy in memory
+(:func:`course_lib._groups.group_chunks`), or from DuckDB and Spark through the
+report's engines (:class:`~course_lib.report._engine.Groups`). A :class:`Cumulator`
+turns each chunk into running totals (:class:`Step`: the positives and negatives at
+or above each group's score, and before it) with the carry of the chunks before; each
 accumulator below reads the steps and keeps only what its number needs (a few
-integers, ten bins, the ROC hull, a thinned curve), never the groups themselves.
-Totals that a number needs first (the class totals) come from the engine's summary,
+integers, ten bins, the ROC hull, a thinned curve). The library's public functions
+(:func:`course_lib.roc_auc`, :func:`course_lib.ks_statistic`, ...), the report and
+:func:`course_lib.sql.sql_evaluation` all compute their numbers here, and nowhere else.
+Totals that a number needs first (the class totals) are known before the first chunk,
 and the DeLong variance takes a second pass once the AUC is known.
 
 Arithmetic
@@ -51,7 +55,7 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any, NamedTuple
 
@@ -59,10 +63,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import ndtr, ndtri
 
-from ..gains import gains_table_from_counts
-from ..partial import mcclish
-from ..roc import COLLINEAR_TOL, trapezoid_area
-from ._engine import Groups, PairGroups
+from ._checks import check_scores, need_classes
 
 __all__ = [
     "Totals",
@@ -81,12 +82,17 @@ __all__ = [
     "DeLongAcc",
     "PlacementTable",
     "paired_delong",
-    "split_segments",
     "psi",
     "decile_lows",
     "delong_interval",
     "THIN",
 ]
+
+# Collinearity tolerance of the hull: for ROC rates i/m0, j/m1 the cross product of
+# two chords is a multiple of 1/(m0 m1), so a gap of 1e-14 separates rounding error
+# (about 1e-16) from a real turn whenever m0 * m1 < 1e13.
+COLLINEAR_TOL = 1e-14
+
 
 #: Curves for figures are thinned to the first point entering each cell of a grid of
 #: ``1 / THIN`` on each axis (see :class:`CurvesAcc`).
@@ -165,7 +171,7 @@ class Cumulator:
         self.fp: Any = 0 if totals.integral else 0.0
         self.wide = totals.integral and 2 * int(totals.n) ** 2 >= 2**62
 
-    def step(self, g: Groups | tuple[np.ndarray, np.ndarray, np.ndarray]) -> Step:
+    def step(self, g: Any) -> Step:
         """The chunk ``g`` (score, pos, neg) as running totals."""
         score, pos, neg = g[0], g[1], g[2]
         if self.totals.integral:
@@ -195,6 +201,142 @@ def _ratio(num: Any, den: Any, exact: bool) -> Fraction | float:
     if exact:
         return Fraction(int(num), int(den))
     return float(num) / float(den)
+
+
+def trapezoid_area(x: Any, y: Any) -> float:
+    """Area under the broken line through ``(x[k], y[k])``, by trapezoids.
+
+    Parameters
+    ----------
+    x : array-like of shape (n,)
+        Non-decreasing abscissae.
+    y : array-like of shape (n,)
+        Ordinates.
+
+    Returns
+    -------
+    float
+        ``sum_k (x[k] - x[k-1]) (y[k] + y[k-1]) / 2``.
+
+    Examples
+    --------
+    >>> trapezoid_area([0, 0.5, 1], [0, 1, 1])
+    0.75
+    """
+    xs = check_scores(x, name="x")
+    ys = check_scores(y, name="y")
+    if xs.size != ys.size:
+        raise ValueError(f"x and y have different lengths: {xs.size} and {ys.size}")
+    dx = np.diff(xs)
+    if (dx < 0).any():
+        raise ValueError("x must be non-decreasing")
+    return float(np.dot(dx, ys[1:] + ys[:-1]) / 2)
+
+
+def mcclish(area: Any, axis: str, a: Any, b: Any) -> Any:
+    """McClish's standardization of a partial area over ``[a, b]`` on ``axis`` ("fpr"
+    or "tpr"): exact for Fractions. The one formula, used by :func:`partial_roc_auc`
+    and by the report's streaming partial AUC.
+
+    >>> mcclish(Fraction(7, 24), "fpr", Fraction(0), Fraction(1, 2))
+    Fraction(13, 18)
+    """
+    width = b - a
+    under_diagonal = (b * b - a * a) / 2 if axis == "fpr" else width - (b * b - a * a) / 2
+    return (1 + (area - under_diagonal) / (width - under_diagonal)) / 2
+
+
+def _need_class(count: float, name: str, what: str) -> None:
+    """Raise the one-class ValueError when ``count`` (of class ``name``) is zero."""
+    if name == "positive":
+        need_classes(count, 1, f"the {what}", warn=False, negatives=False)
+    else:
+        need_classes(1, count, f"the {what}", warn=False)
+
+
+def gains_table_from_counts(n_pos: Any, n_neg: Any) -> pd.DataFrame:
+    """The gains table from the counts of positives and negatives per bin.
+
+    Columns, as in source D (percentages are numbers from 0 to 100):
+
+    - ``N``: objects in the bin; ``%``: their share of all objects;
+      ``cum_%``: the share of this bin and the bins above it.
+    - ``Prob``: share of positives in the bin, ``N_1 / N`` (a fraction, not a %).
+    - ``N_1``: positives in the bin; ``%_1``: their share of all positives;
+      ``cum_N1``, ``cum_%1``: the same for this bin and the bins above it
+      (``cum_%1`` is the gain, the TPR in %).
+    - ``N_0``, ``%_0``, ``cum_N0``, ``cum_%0``: the same for the negatives
+      (``cum_%0`` is the FPR in %).
+    - ``K-S``: ``cum_%1 - cum_%0``, in percentage points.
+    - ``Lift``: ``cum_%1 / cum_%``, the cumulative lift. Source D's text says
+      ``cum_%1 / %``, but its printed numbers are ``cum_%1 / cum_%``.
+
+    Parameters
+    ----------
+    n_pos, n_neg : array-like of non-negative integers, shape (k,)
+        Counts per bin, top bin (highest scores) first; every bin must be non-empty
+        and there must be positives and negatives.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per bin, indexed ``1..k`` (index name ``"bin"``).
+
+    Examples
+    --------
+    Two bins: the top one holds 3 positives and 1 negative, the other 1 and 5:
+
+    >>> t = gains_table_from_counts([3, 1], [1, 5])
+    >>> t[["N", "Prob", "cum_%1", "cum_%0", "K-S", "Lift"]].round(2)
+    ... # doctest: +NORMALIZE_WHITESPACE
+         N  Prob  cum_%1  cum_%0   K-S  Lift
+    bin
+    1    4  0.75    75.0    16.67  58.33  1.88
+    2    6  0.17   100.0   100.00   0.00  1.00
+    """
+    n1 = _counts(n_pos, "n_pos")
+    n0 = _counts(n_neg, "n_neg")
+    if n1.size != n0.size:
+        raise ValueError(f"n_pos and n_neg have different lengths: {n1.size} and {n0.size}")
+    n = n1 + n0
+    if (n == 0).any():
+        empty = int(np.argmax(n == 0)) + 1
+        raise ValueError(f"every bin must hold an object; bin {empty} is empty")
+    m1, m0 = int(n1.sum()), int(n0.sum())
+    _need_class(m1, "positive", "gains table")
+    _need_class(m0, "negative", "gains table")
+    total = m1 + m0
+    cum_n, cum_n1, cum_n0 = np.cumsum(n), np.cumsum(n1), np.cumsum(n0)
+    cum_pct1, cum_pct0, cum_pct = 100 * cum_n1 / m1, 100 * cum_n0 / m0, 100 * cum_n / total
+    columns = {
+        "N": n,
+        "%": 100 * n / total,
+        "cum_%": cum_pct,
+        "Prob": n1 / n,
+        "N_1": n1,
+        "%_1": 100 * n1 / m1,
+        "cum_N1": cum_n1,
+        "cum_%1": cum_pct1,
+        "N_0": n0,
+        "%_0": 100 * n0 / m0,
+        "cum_N0": cum_n0,
+        "cum_%0": cum_pct0,
+        "K-S": cum_pct1 - cum_pct0,
+        "Lift": cum_pct1 / cum_pct,
+    }
+    index = pd.RangeIndex(1, n.size + 1, name="bin")
+    return pd.DataFrame(columns, index=index)
+
+
+def _counts(values: Any, name: str) -> np.ndarray:
+    arr = np.asarray(values)
+    if arr.ndim != 1 or arr.size == 0:
+        raise ValueError(f"{name} must be a non-empty 1-D array of counts")
+    if arr.dtype.kind not in "iuf" or not np.isfinite(arr).all():
+        raise ValueError(f"{name} must hold numbers, got {arr.dtype}")
+    if (arr < 0).any() or (arr != np.round(arr)).any():
+        raise ValueError(f"{name} must hold non-negative integers")
+    return arr.astype(np.int64)
 
 
 # ------------------------------------------------------------------------------ AUC
@@ -838,7 +980,7 @@ class _Placements:
     (decreasing score), read for non-increasing runs of scores: a merge join that
     keeps only the groups between the last score asked for and the stream's front."""
 
-    def __init__(self, groups: Iterable[Groups], totals: Totals) -> None:
+    def __init__(self, groups: Iterable[Any], totals: Totals) -> None:
         self.groups = iter(groups)
         self.cum = Cumulator(totals)
         self.m0 = int(totals.m0)
@@ -879,8 +1021,8 @@ class _Placements:
 
 
 def paired_delong(
-    chunks: Iterable[PairGroups],
-    a: Iterable[Groups],
+    chunks: Iterable[Any],
+    a: Iterable[Any],
     b: PlacementTable,
     totals: Totals,
     u2_a: int,
@@ -927,39 +1069,15 @@ def paired_delong(
             "low": difference - half, "high": difference + half, "variance": variance}
 
 
-# ------------------------------------------------------------------------ segments
-
-
-def split_segments(chunks: Iterable[Groups]) -> Iterator[tuple[Any, Groups]]:
-    """Pieces of the chunks of a ``by`` stream, one segment each, in stream order."""
-    for ch in chunks:
-        seg = ch.segment
-        if seg is None:
-            yield None, ch
-            continue
-        n = len(seg)
-        if n == 0:
-            continue
-        change = np.flatnonzero(np.asarray(seg[1:] != seg[:-1], dtype=bool)) + 1
-        if change.size:  # two missing values (NaN != NaN) are one segment
-            both = np.asarray(pd.isna(seg[change]), dtype=bool) & np.asarray(
-                pd.isna(seg[change - 1]), dtype=bool)
-            change = change[~both]
-        bounds = np.concatenate(([0], change, [n]))
-        for lo, hi in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
-            yield seg[lo], Groups(ch.score[lo:hi], ch.pos[lo:hi], ch.neg[lo:hi], seg[lo:hi])
-
-
 # ----------------------------------------------------------------------------- PSI
 
 
-def decile_lows(chunks: Iterable[Groups], n: int | float, n_bins: int = 10) -> list[Any]:
+def decile_lows(chunks: Iterable[Any], n: int | float, n_bins: int = 10) -> list[Any]:
     """The lowest score of each non-empty tie-aware bin of the baseline (the gains
     table's rule: a group goes whole to ``floor(before * n_bins / n)``), top bin first;
     ``n`` is the baseline's total count (or weight).
 
-    >>> g = Groups(np.array([0.9, 0.5, 0.2, 0.1]), np.array([1, 1, 0, 0]),
-    ...            np.array([0, 1, 1, 1]))
+    >>> g = (np.array([0.9, 0.5, 0.2, 0.1]), np.array([1, 1, 0, 0]), np.array([0, 1, 1, 1]))
     >>> decile_lows([g], 5, n_bins=2)
     [0.5, 0.1]
     """
@@ -967,9 +1085,9 @@ def decile_lows(chunks: Iterable[Groups], n: int | float, n_bins: int = 10) -> l
     last_bin = -1
     before: Any = 0
     for ch in chunks:
-        w = np.asarray(ch.pos) + np.asarray(ch.neg)
+        w = np.asarray(ch[1]) + np.asarray(ch[2])
         live = w > 0
-        s, w = ch.score[live], w[live]
+        s, w = ch[0][live], w[live]
         if s.size == 0:
             continue
         starts = _running(before, w)
@@ -988,7 +1106,7 @@ def decile_lows(chunks: Iterable[Groups], n: int | float, n_bins: int = 10) -> l
     return lows
 
 
-def psi(data: Iterable[Groups], lows: list[Any], eps: float = 1e-4) -> dict[str, Any]:
+def psi(data: Iterable[Any], lows: list[Any], eps: float = 1e-4) -> dict[str, Any]:
     """Population stability index of the data against the baseline's bins.
 
     Bins: the baseline's tie-aware deciles (:func:`decile_lows`); bin ``j`` holds the
@@ -1002,8 +1120,8 @@ def psi(data: Iterable[Groups], lows: list[Any], eps: float = 1e-4) -> dict[str,
     k = len(lows)
     counts = np.zeros(k)
     for ch in data:
-        w = (np.asarray(ch.pos) + np.asarray(ch.neg)).astype(np.float64)
-        s = ch.score
+        w = (np.asarray(ch[1]) + np.asarray(ch[2])).astype(np.float64)
+        s = ch[0]
         if s.dtype != asc.dtype and not (s.dtype.kind == asc.dtype.kind):
             s, ref = s.astype(np.float64), asc.astype(np.float64)
         else:
