@@ -184,6 +184,7 @@ from .gains import (
     lift_at,
     lift_curve,
     lift_of_gain,
+    population_stability_index,
     profit_curve,
 )
 
@@ -204,6 +205,7 @@ __all__ += [
     "lift_at",
     "lift_curve",
     "lift_of_gain",
+    "population_stability_index",
     "profit_curve",
 ]
 

@@ -63,9 +63,12 @@ import numpy as np
 import pandas as pd
 from scipy.special import ndtr, ndtri
 
-from ._checks import check_scores, need_classes
+from ._checks import check_scores, class_totals, need_classes
+from ._groups import DistinctGroups, group_chunks
 
 __all__ = [
+    "in_memory",
+    "run",
     "Totals",
     "Step",
     "Cumulator",
@@ -77,6 +80,7 @@ __all__ = [
     "GainsAcc",
     "CalibrationAcc",
     "OperatingAcc",
+    "CurveAcc",
     "CurvesAcc",
     "DistributionAcc",
     "DeLongAcc",
@@ -131,7 +135,8 @@ class Step(NamedTuple):
     """One chunk as running totals; groups of zero weight left out.
 
     ``tp0, fp0``: positives and negatives scoring above the group; ``tp1, fp1``: at
-    or above it (through the group).
+    or above it (through the group). ``single``: every group is one object (counts),
+    which lets a number take a shorter formula.
     """
 
     score: np.ndarray
@@ -141,6 +146,7 @@ class Step(NamedTuple):
     fp0: np.ndarray
     tp1: np.ndarray
     fp1: np.ndarray
+    single: bool = False
 
 
 def _running(carry: Any, values: np.ndarray) -> np.ndarray:
@@ -174,20 +180,42 @@ class Cumulator:
     def step(self, g: Any) -> Step:
         """The chunk ``g`` (score, pos, neg) as running totals."""
         score, pos, neg = g[0], g[1], g[2]
+        single = isinstance(g, DistinctGroups) and self.totals.integral and not self.wide
         if self.totals.integral:
             dtype: Any = object if self.wide else np.int64
-            pos = np.asarray(pos).astype(dtype)
-            neg = np.asarray(neg).astype(dtype)
+            pos = np.asarray(pos).astype(dtype, copy=False)
+            neg = np.asarray(neg).astype(dtype, copy=False)
         else:
             pos = np.asarray(pos, dtype=np.float64) * self.totals.scale
             neg = np.asarray(neg, dtype=np.float64) * self.totals.scale
-        live = (pos + neg) > 0
-        if not live.all():
-            score, pos, neg = score[live], pos[live], neg[live]
+        if not single:
+            live = (pos + neg) > 0
+            if not live.all():
+                score, pos, neg = score[live], pos[live], neg[live]
         tp = _running(self.tp, pos)
         fp = _running(self.fp, neg)
         self.tp, self.fp = tp[-1], fp[-1]
-        return Step(score, pos, neg, tp[:-1], fp[:-1], tp[1:], fp[1:])
+        return Step(score, pos, neg, tp[:-1], fp[:-1], tp[1:], fp[1:], single)
+
+
+def in_memory(
+    y: np.ndarray, s: np.ndarray, w: np.ndarray | None = None, *, integral: bool | None = None
+) -> tuple[Iterable[Any], Totals]:
+    """Validated data as the engine's input: its score groups in chunks (decreasing
+    score) and its totals. Counts without weights; ``integral=True`` counts integer
+    weights exactly (the caller checked them), else weights are float sums."""
+    m1, m0 = class_totals(y, w)
+    exact = w is None if integral is None else integral
+    return group_chunks(y, s, w), Totals.of(m1, m0, exact)
+
+
+def run(chunks: Iterable[Any], totals: Totals, *accumulators: Any) -> None:
+    """Feed every chunk, as running totals, to each accumulator (one pass)."""
+    cumulator = Cumulator(totals)
+    for chunk in chunks:
+        step = cumulator.step(chunk)
+        for acc in accumulators:
+            acc.update(step)
 
 
 def _threshold(value: Any) -> int | float:
@@ -302,30 +330,26 @@ def gains_table_from_counts(n_pos: Any, n_neg: Any) -> pd.DataFrame:
     if (n == 0).any():
         empty = int(np.argmax(n == 0)) + 1
         raise ValueError(f"every bin must hold an object; bin {empty} is empty")
-    m1, m0 = int(n1.sum()), int(n0.sum())
-    _need_class(m1, "positive", "gains table")
-    _need_class(m0, "negative", "gains table")
+    _need_class(int(n1.sum()), "positive", "gains table")
+    _need_class(int(n0.sum()), "negative", "gains table")
+    table = _gains_frame(n1, n0)
+    table.index = pd.RangeIndex(1, n.size + 1, name="bin")
+    return table
+
+
+def _gains_frame(n1: np.ndarray, n0: np.ndarray) -> pd.DataFrame:
+    """The gains table's columns from the counts (or weight sums) of each bin."""
+    n = n1 + n0
+    m1, m0 = n1.sum(), n0.sum()
     total = m1 + m0
     cum_n, cum_n1, cum_n0 = np.cumsum(n), np.cumsum(n1), np.cumsum(n0)
     cum_pct1, cum_pct0, cum_pct = 100 * cum_n1 / m1, 100 * cum_n0 / m0, 100 * cum_n / total
-    columns = {
-        "N": n,
-        "%": 100 * n / total,
-        "cum_%": cum_pct,
-        "Prob": n1 / n,
-        "N_1": n1,
-        "%_1": 100 * n1 / m1,
-        "cum_N1": cum_n1,
-        "cum_%1": cum_pct1,
-        "N_0": n0,
-        "%_0": 100 * n0 / m0,
-        "cum_N0": cum_n0,
-        "cum_%0": cum_pct0,
-        "K-S": cum_pct1 - cum_pct0,
-        "Lift": cum_pct1 / cum_pct,
-    }
-    index = pd.RangeIndex(1, n.size + 1, name="bin")
-    return pd.DataFrame(columns, index=index)
+    return pd.DataFrame({
+        "N": n, "%": 100 * n / total, "cum_%": cum_pct, "Prob": n1 / n,
+        "N_1": n1, "%_1": 100 * n1 / m1, "cum_N1": cum_n1, "cum_%1": cum_pct1,
+        "N_0": n0, "%_0": 100 * n0 / m0, "cum_N0": cum_n0, "cum_%0": cum_pct0,
+        "K-S": cum_pct1 - cum_pct0, "Lift": cum_pct1 / cum_pct,
+    })
 
 
 def _counts(values: Any, name: str) -> np.ndarray:
@@ -358,6 +382,11 @@ class AucAcc:
 
     def update(self, st: Step) -> None:
         """Add one chunk."""
+        if st.single and st.score.size:  # sum over negatives of 2 tp0, and tp0 = tp1 there
+            k = int(st.tp1[-1] - st.tp0[0])  # the chunk's positives: tp1 = carry + 1..k
+            carry = int(st.tp0[0])
+            self.num += 2 * (int(st.tp1.sum()) - k * carry - k * (k + 1) // 2)
+            return
         self.num = seqsum(st.neg * (2 * st.tp0 + st.pos), self.num)
 
     def result(self) -> Fraction | float:
@@ -619,17 +648,26 @@ class GainsAcc:
         for counts fewer than the bins (as :func:`course_lib.gains_table` refuses)."""
         if self.totals.integral and int(self.totals.n) < self.n_bins:
             return None
-        keep = (self.pos + self.neg) > 0
-        n1, n0 = self.pos[keep], self.neg[keep]
-        table = (gains_table_from_counts(n1, n0) if self.totals.integral
-                 else _gains_columns(n1 / self.totals.scale, n0 / self.totals.scale))
         rows = []
-        for (b,), row in zip(np.argwhere(keep).tolist(), table.to_dict("records")):
-            out: dict[str, Any] = {"bin": b + 1}
+        table = self.table()
+        for b, row in zip(table.index.tolist(), table.to_dict("records")):
+            out: dict[str, Any] = {"bin": b}
             out.update({k: _plain(v) for k, v in row.items()})
-            out["max_score"], out["min_score"] = self.high[b], self.low[b]
+            out["max_score"], out["min_score"] = self.high[b - 1], self.low[b - 1]
             rows.append(out)
         return rows
+
+    def table(self) -> pd.DataFrame:
+        """The table (:func:`gains_table_from_counts`'s columns, weight sums in the
+        data's units), one row per non-empty bin, indexed by bin number from 1."""
+        keep = (self.pos + self.neg) > 0
+        n1: np.ndarray = self.pos[keep]
+        n0: np.ndarray = self.neg[keep]
+        if not self.totals.integral:
+            n1, n0 = n1 / self.totals.scale, n0 / self.totals.scale
+        table = _gains_frame(n1, n0)
+        table.index = pd.Index(np.flatnonzero(keep) + 1, name="bin")
+        return table
 
 
 def _bin_add(acc: np.ndarray, ids: np.ndarray, values: np.ndarray) -> None:
@@ -649,21 +687,6 @@ def _plain(v: Any) -> Any:
     if isinstance(v, (np.floating, float)):
         return float(v)
     return v
-
-
-def _gains_columns(n1: np.ndarray, n0: np.ndarray) -> Any:
-    """:func:`course_lib.gains_table_from_counts`'s columns for weight sums."""
-    n = n1 + n0
-    m1, m0 = float(n1.sum()), float(n0.sum())
-    total = m1 + m0
-    cum_n, cum_n1, cum_n0 = np.cumsum(n), np.cumsum(n1), np.cumsum(n0)
-    cum_pct1, cum_pct0, cum_pct = 100 * cum_n1 / m1, 100 * cum_n0 / m0, 100 * cum_n / total
-    return pd.DataFrame({
-        "N": n, "%": 100 * n / total, "cum_%": cum_pct, "Prob": n1 / n,
-        "N_1": n1, "%_1": 100 * n1 / m1, "cum_N1": cum_n1, "cum_%1": cum_pct1,
-        "N_0": n0, "%_0": 100 * n0 / m0, "cum_N0": cum_n0, "cum_%0": cum_pct0,
-        "K-S": cum_pct1 - cum_pct0, "Lift": cum_pct1 / cum_pct,
-    })
 
 
 # --------------------------------------------------------------------- calibration
@@ -715,6 +738,93 @@ class CalibrationAcc:
                 "bin_high": self.edges[1:][keep].tolist(),
             },
         }
+
+
+# ------------------------------------------------------------------ whole curves
+
+
+class CurveAcc:
+    """Every vertex of the running totals, for the curves that show them all (ROC, PR,
+    gain, lift, KS): ``tp``, ``fp`` at or above each distinct score and the scores as
+    thresholds, written chunk by chunk into arrays sized for ``size`` groups (the
+    objects: no more groups than that), with the empty selection ``(0, 0, inf)`` first
+    when ``origin``.
+
+    Counts stay int64 (exact); weight sums are float64 in the data's units. The rates
+    are :meth:`rates`: each count over the class total (the last running total, so
+    the curve ends at exactly 1); with ``rates=True`` the rates of counts are written
+    as the chunks come (the class totals are then known and exact), and
+    :meth:`counts` gives them in place of the counts.
+    """
+
+    def __init__(
+        self, totals: Totals, size: int, *, origin: bool = True, rates: bool = False
+    ) -> None:
+        self.totals = totals
+        # counts' rates are written as they come (the class totals are exact)
+        self.divide = rates and totals.integral
+        dtype = np.int64 if totals.integral and not self.divide else np.float64
+        start = 1 if origin else 0
+        self.tp = np.empty(size + start, dtype=dtype)
+        self.fp = np.empty(size + start, dtype=dtype)
+        self.thresholds: np.ndarray | list[Any] | None = None
+        self.k = start
+        self.origin = origin
+        if origin:
+            self.tp[0] = self.fp[0] = 0
+
+    def update(self, st: Step) -> None:
+        """Add one chunk."""
+        m = st.score.size
+        if m == 0:
+            return
+        k, end = self.k, self.k + m
+        if st.tp1.dtype == object and self.tp.dtype != object:  # beyond int64 products
+            self.tp = self.tp.astype(object)
+            self.fp = self.fp.astype(object)
+        if self.divide and st.tp1.dtype != object:
+            np.divide(st.tp1, int(self.totals.m1), out=self.tp[k:end])
+            np.divide(st.fp1, int(self.totals.m0), out=self.fp[k:end])
+        elif self.totals.integral or st.tp1.dtype == object:
+            self.tp[k:end], self.fp[k:end] = st.tp1, st.fp1
+        else:
+            scale = self.totals.scale
+            np.divide(st.tp1, scale, out=self.tp[k:end])
+            np.divide(st.fp1, scale, out=self.fp[k:end])
+        score = st.score
+        if score.dtype == np.float64:
+            if self.thresholds is None:
+                self.thresholds = np.empty(self.tp.size, dtype=np.float64)
+                self.thresholds[0] = np.inf
+            assert isinstance(self.thresholds, np.ndarray)
+            self.thresholds[k:end] = score
+        else:  # integers float64 cannot hold: Python ints (see with_origin)
+            if self.thresholds is None:
+                self.thresholds = [np.inf] if self.origin else []
+            assert isinstance(self.thresholds, list)
+            self.thresholds.extend(score.tolist())
+        self.k = end
+
+    def counts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(tp, fp, thresholds)`` of every vertex."""
+        k = self.k
+        thresholds = self.thresholds
+        if thresholds is None:
+            thresholds = np.array([np.inf] if self.origin else [], dtype=np.float64)
+        elif isinstance(thresholds, list):
+            out = np.empty(len(thresholds), dtype=object)
+            out[:] = thresholds
+            thresholds = out
+        else:
+            thresholds = thresholds[:k]
+        return self.tp[:k], self.fp[:k], thresholds
+
+    def rates(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(tpr, fpr, thresholds)``: the counts over their class totals."""
+        tp, fp, thresholds = self.counts()
+        if self.divide and tp.dtype != object:
+            return tp, fp, thresholds
+        return tp / tp[-1], fp / fp[-1], thresholds
 
 
 # ---------------------------------------------------------------- operating points

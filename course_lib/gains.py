@@ -32,14 +32,26 @@ import pandas as pd
 from ._checks import (
     check_binary,
     check_flag,
-    class_totals,
+    check_scores,
     integer_weights,
     need_classes,
     undefined,
 )
 from ._curves import CurveView
-from ._groups import counts_at_class_scores, counts_at_cuts, cumulative_counts, with_origin
-from ._stream import _need_class, gains_table_from_counts
+from ._groups import cumulative_counts, group_chunks, with_origin
+from ._stream import (
+    GainsAcc,
+    KsAcc,
+    Step,
+    Totals,
+    _need_class,
+    decile_lows,
+    gains_table_from_counts,
+    in_memory,
+    psi,
+    psi_value,
+    run,
+)
 
 __all__ = [
     "GainCurve",
@@ -57,6 +69,7 @@ __all__ = [
     "gain_auc",
     "gains_table",
     "gains_table_from_counts",
+    "population_stability_index",
     "profit_curve",
     "campaign_profit",
 ]
@@ -338,40 +351,24 @@ def ks_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> KsCurve
 
 
 def _ks_of(tp: np.ndarray, fp: np.ndarray, thresholds: np.ndarray) -> KsCurve:
-    """The KS chart of cumulative counts from :func:`with_origin` (both classes present)."""
+    """The KS chart of cumulative counts from :func:`with_origin` (both classes present);
+    its largest gap is :class:`~course_lib._stream.KsAcc`'s, fed the vertices as one step."""
     selected = tp + fp
     m1, m0 = tp[-1], fp[-1]
-    # m0 m1 (TPR - FPR): exact for counts, so equal gaps compare equal
-    scaled_gap = tp * m0 - fp * m1
-    k = int(np.argmax(scaled_gap))
-    rate = selected / selected[-1]
+    integral = tp.dtype.kind in "iu"
+    acc = KsAcc(Totals(int(m1), int(m0), True) if integral else Totals(m1, m0, False))
+    acc.update(Step(thresholds[1:], tp[1:] - tp[:-1], fp[1:] - fp[:-1], tp[:-1], fp[:-1],
+                    tp[1:], fp[1:]))
+    n = selected[-1]
     return KsCurve(
-        rate,
+        selected / n,
         tp / m1,
         fp / m0,
         thresholds,
-        float(scaled_gap[k] / (m1 * m0)),
-        float(rate[k]),
-        _threshold(thresholds[k]),
+        float(acc.result()),
+        float((acc.tp + acc.fp) / n),
+        np.inf if acc.score is None else _threshold(acc.score),
     )
-
-
-def _ks_unweighted(y: np.ndarray, s: np.ndarray) -> float:
-    """KS distance from the two classes' sorted scores, exact in integers.
-
-    The gap ``TPR - FPR`` grows on steps with positives and shrinks on steps with
-    negatives, so its maximum is 0 (the empty selection) or is reached at a vertex
-    ``score >= v`` with ``v`` a positive's score, and also at a vertex ``score > u``
-    with ``u`` a negative's score. The smaller class supplies these vertices
-    (:func:`course_lib._groups.counts_at_class_scores`), with no grouping of all n
-    scores (about one ``numpy.sort`` of the scores in all).
-    """
-    m1 = int(np.count_nonzero(y))
-    m0 = y.size - m1
-    tp, fp = counts_at_class_scores(y, s, positives=m1 <= m0)
-    # m0 m1 (TPR - FPR), exact in int64 (at most m0 m1 < 2**63)
-    gap = tp * m0 - fp * m1
-    return max(0, int(gap.max())) / (m0 * m1)
 
 
 def ks_statistic(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> float:
@@ -399,11 +396,12 @@ def ks_statistic(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> flo
     0.5
     """
     y, s, w = check_binary(y_true, y_score, sample_weight)
-    if not need_classes(*class_totals(y, w), "the KS statistic", warn=True, stacklevel=2):
+    chunks, totals = in_memory(y, s, w)
+    if not need_classes(totals.m1, totals.m0, "the KS statistic", warn=True, stacklevel=2):
         return float("nan")
-    if w is None:
-        return _ks_unweighted(y, s)
-    return ks_curve(y, s, sample_weight=w).ks
+    ks = KsAcc(totals)
+    run(chunks, totals, ks)
+    return float(ks.result())
 
 
 def gain_at(
@@ -596,18 +594,74 @@ def gains_table(y_true: Any, y_score: Any, *, n_bins: int = 10) -> pd.DataFrame:
         raise ValueError(f"n_bins must be an integer, got {n_bins!r}")
     if not 1 <= n_bins <= n:
         raise ValueError(f"n_bins must be between 1 and the number of samples {n}, got {n_bins}")
-    m1 = int(np.count_nonzero(y))
-    _need_class(m1, "positive", "gains table")
-    _need_class(n - m1, "negative", "gains table")
-    # first position (in decreasing order) of bins 2..n_bins before ties: ceil(b n / n_bins);
-    # a tie group starting before the boundary belongs to the bin above
-    b = np.arange(0, n_bins + 1, dtype=np.int64)
-    top, cum_pos = counts_at_cuts(y, s, -((-b * n) // n_bins))
-    n_in_bin, pos_in_bin = np.diff(top), np.diff(cum_pos)
-    keep = n_in_bin > 0
-    table = gains_table_from_counts(pos_in_bin[keep], (n_in_bin - pos_in_bin)[keep])
-    table.index = pd.Index(np.flatnonzero(keep) + 1, name="bin")
-    return table
+    chunks, totals = in_memory(y, s)
+    _need_class(totals.m1, "positive", "gains table")
+    _need_class(totals.m0, "negative", "gains table")
+    gains = GainsAcc(totals, int(n_bins))
+    run(chunks, totals, gains)
+    return gains.table()
+
+
+def population_stability_index(
+    expected: Any, actual: Any, *, n_bins: int = 10, eps: float = 1e-4
+) -> float:
+    """Population stability index of the scores ``actual`` against a baseline ``expected``.
+
+    The bins are the baseline's, cut as :func:`gains_table` cuts it (sorted by
+    decreasing score, ``n_bins`` near-equal bins, a group of tied scores whole in the
+    bin where it starts); bin ``j`` holds the scores from its lowest baseline score up
+    to the next bin's, the top bin everything above and the last bin everything
+    below, so every score has a bin. With ``e_j`` and ``a_j`` the shares of the
+    baseline and of the data in bin ``j``,
+
+        PSI = sum_j (a_j - e_j) ln(a_j / e_j),
+
+    a share of 0 counted as ``eps``. The report's PSI (``stability``) is this number.
+
+    Parameters
+    ----------
+    expected : array-like of shape (n,)
+        The baseline's scores (e.g. of the development sample).
+    actual : array-like of shape (m,)
+        The scores to compare with it.
+    n_bins : int, default 10
+        Number of bins of the baseline (deciles), from 1 to n.
+    eps : float, default 1e-4
+        The share an empty bin counts, positive.
+
+    Returns
+    -------
+    float
+        The PSI, 0 for equal shares; below 0.1 is read as stable, above 0.25 as a
+        large shift.
+
+    Examples
+    --------
+    Ten baseline scores in five bins of two; the new sample has moved up:
+
+    >>> base = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+    >>> population_stability_index(base, base, n_bins=5)
+    0.0
+    >>> round(population_stability_index(base, [5, 6, 7, 8, 9, 10, 11, 12], n_bins=5), 4)
+    3.336
+    """
+    e = check_scores(expected, name="expected")
+    a = check_scores(actual, name="actual")
+    if isinstance(n_bins, bool) or not isinstance(n_bins, numbers.Integral):
+        raise ValueError(f"n_bins must be an integer, got {n_bins!r}")
+    if not 1 <= n_bins <= e.size:
+        raise ValueError(
+            f"n_bins must be between 1 and the number of baseline scores {e.size}, got {n_bins}"
+        )
+    if isinstance(eps, bool) or not isinstance(eps, numbers.Real) or not 0 < eps < 1:
+        raise ValueError(f"eps must be a number in (0, 1), got {eps!r}")
+
+    def groups(s: np.ndarray) -> Any:
+        return group_chunks(np.zeros(s.size, dtype=bool), s)
+
+    lows = decile_lows(groups(e), e.size, int(n_bins))
+    return psi_value(psi(groups(a), lows)["counts"], psi(groups(e), lows)["counts"],
+                     float(eps))
 
 
 # ---------------------------------------------------------------------------- profit

@@ -1,5 +1,6 @@
 """Tests of course_lib.gains: gain, lift and KS curves, the gains table, profit (ch. 8)."""
 
+import math
 import warnings
 from fractions import Fraction
 
@@ -23,6 +24,7 @@ from course_lib.gains import (
     ks_statistic,
     lift_at,
     lift_curve,
+    population_stability_index,
     profit_curve,
 )
 
@@ -617,3 +619,45 @@ def test_results_are_python_floats(table1):
     c = profit_curve(y, b, cost=1, revenue=3)
     assert all(type(v) is float for v in (c.best_profit, c.best_rate, c.best_threshold))
     assert isinstance(gain_at(y, b, [0.1]), np.ndarray)
+
+
+def _psi_brute_force(base, new, k, eps=1e-4):
+    """The PSI object by object: the baseline sorted by decreasing score, object i in
+    bin floor(i k / n) unless a higher tied object opened its bin; a score belongs to
+    the bin whose lowest baseline score it reaches (the last bin below them all)."""
+    bin_of = {}
+    for i, v in enumerate(sorted(base.tolist(), reverse=True)):
+        bin_of.setdefault(v, i * k // base.size)
+    lows = {}
+    for v, b in bin_of.items():
+        lows[b] = min(lows.get(b, v), v)
+    low_list = [lows[b] for b in sorted(lows)]
+
+    def shares(x):
+        counts = [0] * len(low_list)
+        for v in x.tolist():
+            counts[min(sum(low > v for low in low_list), len(low_list) - 1)] += 1
+        return [max(c / x.size, eps) for c in counts]
+
+    return sum((a - e) * math.log(a / e) for a, e in zip(shares(new), shares(base)))
+
+
+def test_population_stability_index_against_brute_force():
+    rng = np.random.default_rng(18)
+    for _ in range(40):
+        base = np.round(rng.normal(size=int(rng.integers(10, 120))), 1)
+        new = np.round(rng.normal(0.4, 1.2, size=int(rng.integers(1, 120))), 1)
+        k = int(rng.integers(1, 11))
+        expected = _psi_brute_force(base, new, k)
+        got = population_stability_index(base, new, n_bins=k)
+        assert got == pytest.approx(expected, rel=1e-12, abs=1e-15)
+    assert population_stability_index(base, base) == 0.0
+
+
+def test_population_stability_index_refuses_bad_options():
+    with pytest.raises(ValueError, match="n_bins must be between 1 and the number"):
+        population_stability_index([1, 2], [1], n_bins=3)
+    with pytest.raises(ValueError, match="n_bins must be an integer"):
+        population_stability_index([1, 2], [1], n_bins=1.5)
+    with pytest.raises(ValueError, match="eps must be a number in"):
+        population_stability_index([1, 2], [1], n_bins=2, eps=0)
