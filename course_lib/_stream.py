@@ -87,6 +87,8 @@ __all__ = [
     "PlacementTable",
     "paired_delong",
     "psi",
+    "psi_terms",
+    "psi_value",
     "decile_lows",
     "delong_interval",
     "THIN",
@@ -1242,8 +1244,19 @@ def psi(data: Iterable[Any], lows: list[Any], eps: float = 1e-4) -> dict[str, An
     return {"counts": counts}
 
 
+def psi_terms(actual: Any, expected: Any, eps: float = 1e-4) -> Any:
+    """Each bin's ``(a - e) ln(a / e)`` of the shares ``a`` and ``e``, a share below
+    ``eps`` counted as ``eps``: the one PSI formula.
+
+    >>> round(float(psi_terms(0.5, 0.0)), 4)  # 0.4999 ln(0.5 / 0.0001)
+    4.2577
+    """
+    a = np.maximum(actual, eps)
+    e = np.maximum(expected, eps)
+    return (a - e) * np.log(a / e)
+
+
 def psi_value(actual: np.ndarray, expected: np.ndarray, eps: float = 1e-4) -> float:
-    """``sum (a - e) ln(a / e)`` over shares, a zero share replaced by ``eps``."""
-    a = np.maximum(actual / actual.sum(), eps)
-    e = np.maximum(expected / expected.sum(), eps)
-    return float(np.sum((a - e) * np.log(a / e)))
+    """The PSI of the counts (weights) per bin ``actual`` against ``expected``: the sum
+    of :func:`psi_terms` of their shares."""
+    return float(np.sum(psi_terms(actual / actual.sum(), expected / expected.sum(), eps)))

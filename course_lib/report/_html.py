@@ -808,11 +808,13 @@ def _segments(report: Mapping[str, Any], book: _Book) -> str:
 
 
 def _psi_term(actual: float | None, expected: float | None, eps: float = 1e-4) -> float | None:
-    """One bin's ``(a - e) ln(a / e)``, an empty share counted as ``eps`` (as the report's PSI)."""
+    """One bin's ``(a - e) ln(a / e)``, an empty share counted as ``eps`` (the report's
+    PSI formula, :func:`course_lib._stream.psi_terms`)."""
+    from .._stream import psi_terms  # here: only _psi_term of this module is the engine's
+
     if actual is None or expected is None:
         return None
-    a, e = max(actual, eps), max(expected, eps)
-    return (a - e) * math.log(a / e)
+    return float(psi_terms(actual, expected, eps))
 
 
 def _stability(report: Mapping[str, Any], book: _Book) -> str:
