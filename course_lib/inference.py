@@ -14,12 +14,12 @@ is the share of positives that beat it. Both average to the AUC, and
 
     Var(AUC) ~ var(V10) / m1 + var(V01) / m0        (sample variances, ddof = 1).
 
-A placement depends only on the object's score, so :func:`auc_ci_delong` computes one
-per group of equal scores, from the same grouping as every curve
-(:func:`course_lib._groups.score_groups`): the cost is that of :func:`roc_auc`. The
-paired test needs every object's placement in input order; those come from sorting
-each class and merging the two sorted runs. Either way no m0 x m1 matrix is ever
-formed.
+A placement depends only on the object's score, so both functions compute it once per
+group of equal scores, in the library's one engine (:mod:`course_lib._stream`, as the
+report does): :func:`auc_ci_delong` is :class:`~course_lib._stream.DeLongAcc` after
+the AUC, :func:`delong_test` is :func:`~course_lib._stream.paired_delong` over the
+objects by decreasing ``score_a``. Every deviation of a placement from its mean is an
+exact integer before it is rounded and squared, and no m0 x m1 matrix is ever formed.
 
 Intervals are Wald intervals ``AUC +- z * SE`` with ``z`` the normal quantile; an AUC
 lives in [0, 1], so the interval is clipped to [0, 1] (as pROC does). Near 0 or 1 the
@@ -36,7 +36,6 @@ from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
-from scipy.special import ndtr, ndtri  # standard normal CDF and quantile
 
 from ._checks import (
     UndefinedMetricWarning,
@@ -47,7 +46,7 @@ from ._checks import (
     check_seed,
     has_both_classes,
 )
-from ._groups import score_groups
+from ._stream import AucAcc, DeLongAcc, Totals, delong_interval, in_memory, paired_delong, run
 
 __all__ = [
     "DeLongCI",
@@ -97,47 +96,6 @@ def _check_level(level: float) -> float:
     return float(level)
 
 
-def _placements(
-    y: np.ndarray, s: np.ndarray, *, in_order: bool = False
-) -> tuple[np.ndarray, np.ndarray]:
-    """Placement values ``(V10, V01)`` of the positives and of the negatives.
-
-    Both classes must be present. Each class is sorted, then the two sorted runs are
-    merged by a stable sort (numpy's timsort merges two runs in linear time) twice:
-    negatives first, then positives first among equal scores. In a merged order the
-    ``j``-th positive at position ``k`` has ``k - j`` negatives before it: those
-    scored at most its score when negatives go first among ties, those scored strictly
-    below when positives go first; symmetrically for the negatives.
-
-    By default both arrays are in increasing score order (the variance does not depend
-    on order); with ``in_order=True`` ``V10[k]`` belongs to the ``k``-th positive of
-    the input and ``V01[k]`` to its ``k``-th negative, which pairing two scores needs.
-    """
-    pos_s, neg_s = s[y], s[~y]
-    if in_order:
-        pos_order = np.argsort(pos_s, kind="stable")
-        neg_order = np.argsort(neg_s, kind="stable")
-        pos, neg = pos_s[pos_order], neg_s[neg_order]
-    else:
-        pos, neg = np.sort(pos_s), np.sort(neg_s)
-    m1, m0 = pos.size, neg.size
-    is_pos_neg_first = np.argsort(np.concatenate([neg, pos]), kind="stable") >= m0
-    is_pos_pos_first = np.argsort(np.concatenate([pos, neg]), kind="stable") < m1
-    rank1, rank0 = np.arange(m1), np.arange(m0)
-    neg_upto = np.flatnonzero(is_pos_neg_first) - rank1  # negatives <= each positive
-    neg_below = np.flatnonzero(is_pos_pos_first) - rank1  # negatives < each positive
-    pos_below = np.flatnonzero(~is_pos_neg_first) - rank0  # positives < each negative
-    pos_upto = np.flatnonzero(~is_pos_pos_first) - rank0  # positives <= each negative
-    v10 = (neg_below + neg_upto) / (2.0 * m0)
-    v01 = 1.0 - (pos_below + pos_upto) / (2.0 * m1)
-    if in_order:
-        v10_input, v01_input = np.empty(m1), np.empty(m0)
-        v10_input[pos_order] = v10
-        v01_input[neg_order] = v01
-        return v10_input, v01_input
-    return v10, v01
-
-
 def _needs_two_per_class(y: np.ndarray, what: str) -> bool:
     """False (with a warning) when a class has fewer than two members: no sample variance."""
     m1 = int(np.count_nonzero(y))
@@ -152,49 +110,22 @@ def _needs_two_per_class(y: np.ndarray, what: str) -> bool:
     return False
 
 
-def _delong_moments(y: np.ndarray, s: np.ndarray) -> tuple[float, float, float]:
-    """``(AUC, var(V10), var(V01))`` from the groups of equal scores (both classes
-    present; the variances ``nan`` for a class of one).
+def _auc_chunks(y: np.ndarray, s: np.ndarray) -> tuple[list[Any], Totals, AucAcc]:
+    """The score groups (kept for a second pass), the totals and the exact AUC."""
+    chunks, totals = in_memory(y, s)
+    kept = list(chunks)
+    auc = AucAcc(totals)
+    run(kept, totals, auc)
+    return kept, totals, auc
 
-    A placement depends only on the object's score, so everything is a sum over the
-    groups of :func:`~course_lib._groups.score_groups` (the sort every curve uses),
-    weighted by the group's count of each class; no per-object array is formed. With
-    ``a_g = 2 (negatives below) + (negatives tied)`` a positive of group ``g`` has
-    ``V10 = a_g / (2 m0)``, and ``2U = sum_g pos_g a_g``, so the AUC is the exact
-    ``2U / (2 m0 m1)`` correctly rounded (as :func:`course_lib.roc_auc` gives it), and
 
-        var(V10) = sum_g pos_g (m1 a_g - 2U)**2 / ((2 m0 m1)**2 (m1 - 1)),
+class _PairRows(NamedTuple):
+    """The objects by decreasing ``score_a`` as pair groups of one object each."""
 
-    where every ``m1 a_g - 2U`` is an exact integer (so there is no cancellation);
-    symmetrically for the negatives.
-    """
-    g = score_groups(y, s)  # decreasing scores; int64 counts per group
-    pos, neg = g.pos[::-1], g.neg[::-1]  # increasing scores
-    m1, m0 = int(pos.sum()), int(neg.sum())
-    if m1 + m0 >= 2**31:  # m1 * a_g could leave int64: Python integers
-        pos, neg = pos.astype(object), neg.astype(object)
-    a = np.cumsum(neg)  # then 2 (negatives below) + (negatives tied) for each group
-    a *= 2
-    a -= neg
-    b = np.cumsum(pos)  # the same for the positives
-    b *= 2
-    b -= pos
-    twice_u = int(np.dot(pos, a))  # 2U: sum over the positives of a_g
-    twice_v = 2 * m0 * m1 - twice_u  # sum over the negatives of b_g
-    scale = (2.0 * m0 * m1) ** 2
-
-    def variance(count: np.ndarray, c: np.ndarray, m: int, total: int) -> float:
-        """``sum count (m c - total)**2 / (scale (m - 1))``; nan for a class of one."""
-        if m < 2:
-            return math.nan
-        c *= m
-        c -= total  # exact integers
-        d = c.astype(np.float64)
-        d *= d
-        return float(np.dot(count.astype(np.float64), d)) / (scale * (m - 1))
-
-    # V01 = 1 - b_g / (2 m1) deviates from its mean as b_g / (2 m1) does
-    return twice_u / (2 * m0 * m1), variance(pos, a, m1, twice_u), variance(neg, b, m0, twice_v)
+    score_a: np.ndarray
+    score_b: np.ndarray
+    pos: np.ndarray
+    neg: np.ndarray
 
 
 def auc_ci_delong(y_true: Any, y_score: Any, *, level: float = 0.95) -> DeLongCI:
@@ -220,7 +151,8 @@ def auc_ci_delong(y_true: Any, y_score: Any, *, level: float = 0.95) -> DeLongCI
 
     Notes
     -----
-    O(n log n): a sort of each class and two linear merges (see ``_placements``).
+    O(n log n): one sort, then two passes over the groups of equal scores (the AUC,
+    then the placements' deviations from it, see :class:`~course_lib._stream.DeLongAcc`).
 
     Examples
     --------
@@ -240,13 +172,14 @@ def auc_ci_delong(y_true: Any, y_score: Any, *, level: float = 0.95) -> DeLongCI
     y, s, _ = check_binary(y_true, y_score)
     if not has_both_classes(y, None, "ROC AUC"):
         return DeLongCI(math.nan, math.nan, math.nan, math.nan)
+    chunks, totals, acc = _auc_chunks(y, s)
+    auc = float(acc.result())
     if not _needs_two_per_class(y, "The DeLong interval"):
-        return DeLongCI(_delong_moments(y, s)[0], math.nan, math.nan, math.nan)
-    auc, var10, var01 = _delong_moments(y, s)
-    m1 = int(np.count_nonzero(y))
-    variance = var10 / m1 + var01 / (y.size - m1)
-    half = float(ndtri((1 + level) / 2)) * math.sqrt(variance)
-    return DeLongCI(auc, max(0.0, auc - half), min(1.0, auc + half), variance)
+        return DeLongCI(auc, math.nan, math.nan, math.nan)
+    delong = DeLongAcc(totals, int(acc.num))
+    run(chunks, totals, delong)
+    variance = delong.variance()
+    return DeLongCI(auc, *delong_interval(auc, variance, level), variance)
 
 
 def _bootstrap_aucs(
@@ -331,7 +264,7 @@ def auc_ci_bootstrap(
     distinct, groups = np.unique(s, return_inverse=True)
     positives, negatives = np.flatnonzero(y), np.flatnonzero(~y)
     n = y.size
-    auc = _delong_moments(y, s)[0]
+    auc = float(_auc_chunks(y, s)[2].result())
     block = max(1, 1_000_000 // n)
     aucs = []
     for start in range(0, n_boot, block):
@@ -400,22 +333,17 @@ def delong_test(
     nan = DeLongTest(math.nan, math.nan, math.nan, math.nan, math.nan)
     if not has_both_classes(y, None, "The DeLong test"):
         return nan
-    v10_a, v01_a = _placements(y, a, in_order=True)
-    v10_b, v01_b = _placements(y, b, in_order=True)
-    difference = float(v10_a.mean() - v10_b.mean())
+    chunks_a, totals, auc_a = _auc_chunks(y, a)
+    chunks_b, _, auc_b = _auc_chunks(y, b)
+    table_b = DeLongAcc(totals, 0, keep=True)  # b's placements per distinct score
+    run(chunks_b, totals, table_b)
+    order = np.argsort(a, kind="stable")[::-1]
+    rows = _PairRows(a[order], b[order], y[order].astype(np.int64), (~y[order]).astype(np.int64))
+    r = paired_delong([rows], chunks_a, table_b.table(), totals, int(auc_a.num),
+                      int(auc_b.num), level)
     if not _needs_two_per_class(y, "The DeLong test"):
-        return nan._replace(difference=difference)
-    # Var(A - B) from the placements of the difference: var(x - y) = vx + vy - 2 cov.
-    d10 = v10_a - v10_b
-    d01 = v01_a - v01_b
-    variance = float(d10.var(ddof=1) / d10.size + d01.var(ddof=1) / d01.size)
-    if variance == 0.0 and difference == 0.0:
-        return DeLongTest(0.0, 1.0, 0.0, 0.0, 0.0)
-    se = math.sqrt(variance)
-    half = float(ndtri((1 + level) / 2)) * se
-    z = difference / se if se > 0 else math.copysign(math.inf, difference)
-    p_value = float(2 * ndtr(-abs(z)))
-    return DeLongTest(z, p_value, difference, difference - half, difference + half)
+        return nan._replace(difference=r["difference"])
+    return DeLongTest(r["z"], r["p_value"], r["difference"], r["low"], r["high"])
 
 
 def simulate_intervals(
