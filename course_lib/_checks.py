@@ -233,12 +233,22 @@ def check_scores(
                 "be rounded (and may become ties): convert or rescale them first"
             )
     arr = arr.astype(np.float64, copy=False)
-    finite = np.isfinite(arr)
-    if not finite.all():
+    if not _all_finite(arr):
+        finite = np.isfinite(arr)
         raise ValueError(
             f"{name} contains NaN or infinite values ({int((~finite).sum())} of {arr.size})"
         )
     return arr
+
+
+def _all_finite(arr: np.ndarray) -> bool:
+    """Whether every float64 is finite: one sum (NaN and infinities carry through it,
+    and no array is allocated), and the element-wise test only when the sum is not
+    finite (a NaN, an infinity, or finite values whose sum overflows)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        if math.isfinite(float(np.add.reduce(arr))):
+            return True
+    return bool(np.isfinite(arr).all())
 
 
 def check_weights(sample_weight: Any, n: int, *, scale: bool = True) -> np.ndarray | None:

@@ -22,7 +22,7 @@ compares them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 import numpy as np
@@ -32,12 +32,22 @@ __all__ = [
     "ScoreGroups",
     "Cumulative",
     "score_groups",
+    "group_chunks",
     "cumulative_counts",
     "cumulative_sums",
     "with_origin",
     "counts_at_class_scores",
     "counts_at_cuts",
 ]
+
+
+class DistinctGroups(NamedTuple):
+    """:class:`ScoreGroups` of one object each (``pos + neg == 1`` in every group),
+    as :func:`group_chunks` gives chunks of distinct scores."""
+
+    scores: np.ndarray
+    pos: np.ndarray
+    neg: np.ndarray
 
 
 class ScoreGroups(NamedTuple):
@@ -100,27 +110,37 @@ _CHUNK = 2**16
 _SPAN = 2**62
 
 
+#: The largest finite float64's bits: keys ``top - (2 c + y)`` up to it are the bits
+#: of non-negative floats, in the same order as the floats.
+_FLOAT_TOP = 0x7FEFFFFFFFFFFFFF
+
+
 def _labelled_keys(
     y: np.ndarray, s: np.ndarray
-) -> tuple[np.ndarray, Callable[[np.ndarray], np.ndarray]] | None:
-    """One int64 key per object, ``2 c + y`` with ``0 <= c < 2**62`` in the order of
-    the scores, and the map from codes ``c`` back to scores; None when no such code
-    exists.
+) -> tuple[np.ndarray, Callable[[np.ndarray], np.ndarray], int] | None:
+    """One int64 key per object, ``top - (2 c + y)`` with ``0 <= c < 2**62`` in the
+    order of the scores, the map from codes ``c`` back to scores, and ``top``; None
+    when no such code exists. ``top`` is :data:`_FLOAT_TOP` when every key is then a
+    non-negative float64's bits (probabilities below 1.5, and codes that span less
+    than about ``2**61.999``): the keys are then sorted as float64 (:func:`_sort_keys`),
+    the sort numpy tunes most; else 0 (sorted as int64).
 
-    Sorting the keys sorts by score and, among equal scores, puts the negatives first,
-    so the runs of equal keys of the sorted array are the counts of each class per
-    score: one ``numpy.sort`` of plain integers, no ``argsort`` and no split by class.
-    The code is exact: float64 scores in [0, 2) (probabilities) are their own bit
-    patterns, which order them; other float64 scores take the usual order-preserving
-    map of their bits to integers (-0.0 made 0.0 first), and integer scores
-    themselves, shifted down by the smallest code, when the codes span less than
-    ``2**62`` (always, but for integers or floats spread over nearly their whole type).
+    Sorting the keys sorts by decreasing score and, among equal scores, puts the
+    positives first, so the runs of equal keys of the sorted array are the counts of
+    each class per score, already in the order every curve walks them (contiguous, so
+    numpy's loops over them run at full speed): one ``numpy.sort`` of plain numbers,
+    no ``argsort`` and no split by class. The code is exact: float64 scores in [0, 2)
+    (probabilities) are their own bit patterns, which order them; other float64
+    scores take the usual order-preserving map of their bits to integers (-0.0 made
+    0.0 first), and integer scores themselves, shifted down by the smallest code,
+    when the codes span less than ``2**62`` (always, but for integers or floats spread
+    over nearly their whole type).
     Long doubles get None.
     """
     if s.dtype == np.float64:
-        key = _probability_keys(y, s)
-        if key is not None:
-            return key, _code_to_float
+        keyed = _probability_keys(y, s)
+        if keyed is not None:
+            return keyed[0], _code_to_float, keyed[1]
         code = np.add(s, 0.0).view(np.int64)  # a copy, with -0.0 made 0.0
         flip = np.right_shift(code, 63).view(np.uint64)  # all ones for the negatives
         np.right_shift(flip, np.uint64(1), out=flip)  # ... but the sign bit
@@ -140,31 +160,46 @@ def _labelled_keys(
     u = code.view(np.uint64)
     np.subtract(u, np.uint64(lowest % 2**64), out=u)  # modulo 2**64: exact below 2**62
     key = u.view(np.int64)
-    np.left_shift(key, 1, out=key)
-    return _set_label(key, y), lambda c: to_scores(_code_to_int(c, lowest))
+    top = _FLOAT_TOP if 2 * (highest - lowest) + 1 <= _FLOAT_TOP else 0
+    np.multiply(key, -2, out=key)
+    np.subtract(key, y.view(np.uint8), out=key)
+    if top:
+        np.add(key, top, out=key)
+    return key, lambda c: to_scores(_code_to_int(c, lowest)), top
 
 
-def _set_label(key: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Add the bool label to each (even) int64 key, in place."""
-    np.add(key, y.view(np.uint8), out=key)
-    return key
+def _sort_keys(key: np.ndarray, top: int) -> None:
+    """Sort the keys of :func:`_labelled_keys` in place (as float64 where ``top``)."""
+    if top:
+        key.view(np.float64).sort()
+    else:
+        key.sort()
 
 
-def _probability_keys(y: np.ndarray, s: np.ndarray) -> np.ndarray | None:
-    """``2 bits + y`` when every float64 score is in [0.0, 2.0) (bits below ``2**62``,
-    which order them), else None. Chunk by chunk: the check, the shift and the label
-    work on data in cache, and a score out of range stops it at its chunk."""
+def _probability_keys(y: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, int] | None:
+    """``(top - (2 bits + y), top)`` when every float64 score is in [0.0, 2.0) (bits
+    below ``2**62``, which order them), else None; ``top`` as :func:`_labelled_keys`
+    says (:data:`_FLOAT_TOP` while every score is below 1.5). Chunk by chunk: the
+    check, the arithmetic and the label work on data in cache, and a score out of
+    range stops it at its chunk."""
     bits = s.view(np.int64)
     key = np.empty(s.size, dtype=np.int64)
     label = y.view(np.uint8)
+    top = _FLOAT_TOP
     for i in range(0, s.size, _CHUNK):
         chunk = bits[i : i + _CHUNK]
-        if not 0 <= int(np.bitwise_or.reduce(chunk)) < _SPAN:
+        high = int(np.bitwise_or.reduce(chunk))  # at least the largest bits
+        if not 0 <= high < _SPAN:
             return None
+        if top and 2 * high + 1 > _FLOAT_TOP:  # a score of 1.5 or more: int64 keys
+            np.subtract(key[:i], top, out=key[:i])
+            top = 0
         part = key[i : i + _CHUNK]
-        np.left_shift(chunk, 1, out=part)
-        np.add(part, label[i : i + _CHUNK], out=part)
-    return key
+        np.multiply(chunk, -2, out=part)
+        np.subtract(part, label[i : i + _CHUNK], out=part)
+        if top:
+            np.add(part, top, out=part)
+    return key, top
 
 
 def _code_to_float(c: np.ndarray) -> np.ndarray:
@@ -185,30 +220,37 @@ def _ordered_to_float(i: np.ndarray) -> np.ndarray:
     return np.bitwise_xor(i, flip.view(np.int64)).view(np.float64)
 
 
-def _groups_from_keys(key: np.ndarray, decode: Callable[[np.ndarray], np.ndarray]) -> ScoreGroups:
+def _groups_from_keys(
+    key: np.ndarray, decode: Callable[[np.ndarray], np.ndarray], top: int
+) -> ScoreGroups:
     """Sort the keys of :func:`_labelled_keys` (in place) and count each class per score."""
-    key.sort()
+    _sort_keys(key, top)
+    return _groups_of_sorted(key, decode, top)
+
+
+def _groups_of_sorted(
+    key: np.ndarray, decode: Callable[[np.ndarray], np.ndarray], top: int = 0
+) -> ScoreGroups:
+    """Each class's count per score from sorted keys ``top - (2 c + y)`` of
+    :func:`_labelled_keys` (decreasing score): a score has one run of equal keys per
+    class present, its positives' run (``-(2 c + 1)`` less ``top``) before its
+    negatives'."""
     starts = _run_starts(key)
-    run_keys = key[starts]
-    codes = run_keys >> 1
-    new = np.empty(codes.size, dtype=bool)  # a score's first run (its negatives, if any)
+    runs = starts.size
+    run_keys = key[starts] - top
+    sizes = np.diff(starts, append=key.size)
+    codes = np.negative(run_keys) >> 1  # c, decreasing
+    new = np.empty(runs, dtype=bool)  # a score's first run
     new[0] = True
     np.not_equal(codes[1:], codes[:-1], out=new[1:])
     first = np.flatnonzero(new)
-    # a score's runs are its negatives then its positives: its last run holds its
-    # positives if its label is 1; the score's count is the gap to the next score
-    last = np.empty_like(first)
-    np.subtract(first[1:], 1, out=last[:-1])
-    last[-1] = codes.size - 1
-    ends = np.empty_like(first)
-    ends[:-1] = starts[first[1:]]
-    ends[-1] = key.size
-    last_start = starts[last]
-    pos = ends - last_start
-    pos *= run_keys[last] & 1
-    neg = ends - starts[first] - pos
-    values = decode(codes[first])
-    return ScoreGroups(values[::-1].copy(), pos[::-1].copy(), neg[::-1].copy())
+    two = np.diff(first, append=runs) == 2  # both classes: positives, then negatives
+    first_neg = (run_keys[first] & 1) == 0
+    size_first = sizes[first]
+    size_second = np.where(two, sizes[np.minimum(first + 1, runs - 1)], 0)
+    pos = np.where(first_neg, 0, size_first)
+    neg = np.where(first_neg, size_first, size_second)
+    return ScoreGroups(decode(codes[first]), pos, neg)
 
 
 def score_groups(y: np.ndarray, s: np.ndarray, w: np.ndarray | None = None) -> ScoreGroups:
@@ -249,6 +291,92 @@ def score_groups(y: np.ndarray, s: np.ndarray, w: np.ndarray | None = None) -> S
     pos = counts if count_positives else total - counts
     neg = total - pos
     return ScoreGroups(values[::-1].copy(), pos[::-1].copy(), neg[::-1].copy())
+
+
+#: Objects per chunk of :func:`group_chunks` (its arrays stay in cache); where the
+#: scores are heavily tied a chunk holds few groups, and the chunks grow up to
+#: ``GROUP_CHUNK_MAX`` objects.
+GROUP_CHUNK = 2**16
+GROUP_CHUNK_MAX = 2**18
+
+
+def group_chunks(
+    y: np.ndarray,
+    s: np.ndarray,
+    w: np.ndarray | None = None,
+    *,
+    chunk: int = GROUP_CHUNK,
+    scores: bool = True,
+) -> Iterator[ScoreGroups | DistinctGroups]:
+    """:func:`score_groups` in pieces: the groups in decreasing score order, a chunk of
+    about ``chunk`` objects at a time (a group is never split), for the accumulators of
+    :mod:`course_lib._stream`.
+
+    Without weights (scores a key can code, see ``_labelled_keys``) the keys are sorted
+    once and each chunk's groups are read off its slice of sorted keys while they are in
+    cache; a chunk of distinct scores (the common case of continuous scores) needs no
+    search for runs. Other inputs give :func:`score_groups` as one chunk.
+    ``scores=False`` is for the numbers that never read the scores (the AUC): a chunk
+    of distinct scores then leaves them undecoded (NaN).
+
+    >>> y, s = np.array([0, 1, 1, 0, 1], bool), np.array([0.2, 0.5, 0.2, 0.1, 0.9])
+    >>> [(g.scores.tolist(), g.pos.tolist(), g.neg.tolist()) for g in group_chunks(y, s, chunk=2)]
+    [([0.9, 0.5], [1, 1], [0, 0]), ([0.2], [1], [1]), ([0.1], [0], [1])]
+    """
+    keyed = None
+    if w is None and _hashed_groups_worthwhile(s) is False:
+        keyed = _labelled_keys(y, s)
+    if keyed is None:
+        yield score_groups(y, s, w)
+        return
+    key, decode, top = keyed
+    _sort_keys(key, top)
+    n = key.size
+    lo = 0
+    while lo < n:
+        hi = min(n, lo + chunk)
+        if hi < n:  # end the chunk where a score ends (after its negatives' key)
+            last = int(key[hi - 1]) - top  # -(2 c + 1) or -2 c: the score's last is -2 c
+            hi = int(np.searchsorted(key, last + (last & 1) + top, side="right"))
+        groups = _chunk_groups(key[lo:hi], decode, top, scores)
+        if 64 * groups.pos.size < hi - lo:
+            chunk = min(4 * chunk, GROUP_CHUNK_MAX)
+        yield groups
+        lo = hi
+
+
+def _chunk_groups(
+    k: np.ndarray, decode: Callable[[np.ndarray], np.ndarray], top: int, scores: bool
+) -> ScoreGroups | DistinctGroups:
+    """The groups of a slice of sorted keys ``top - (2 c + y)`` that starts and ends on
+    score boundaries, in decreasing score order (the scores left undecoded, NaN,
+    unless ``scores``)."""
+    if k.size < 2:
+        gap = 2
+    elif (k[1:65] == k[: min(64, k.size - 1)]).any():  # a tie among the first keys
+        gap = 0
+    else:  # keys 2 apart or more: distinct scores; two equal keys: a tie
+        gap = int(np.subtract(k[1:], k[:-1]).min())
+    if gap >= 2 or (gap == 1 and bool((top - k[1:] >> 1 != top - k[:-1] >> 1).all())):
+        low = k & 1  # the label, or (top odd) its complement
+        flip = 1 - low
+        pos, neg = (flip, low) if top else (low, flip)
+        if not scores:
+            return DistinctGroups(np.broadcast_to(np.float64(np.nan), k.size), pos, neg)
+        codes = np.subtract(top, k)
+        np.right_shift(codes, 1, out=codes)
+        return DistinctGroups(decode(codes), pos, neg)
+    return _groups_of_sorted(k, decode, top)
+
+
+def _hashed_groups_worthwhile(s: np.ndarray) -> bool:
+    """Whether :func:`_hashed_groups` may take the data (many objects, few distinct
+    float64 scores in a sample)."""
+    n = s.size
+    if n < _HASH_MIN_SIZE or s.dtype != np.float64:
+        return False
+    sample = np.add(s[:: n // _HASH_SAMPLE], 0.0)
+    return 4 * np.unique(sample).size <= sample.size
 
 
 #: Fibonacci hashing: the odd multiplier nearest 2**64 / golden ratio.

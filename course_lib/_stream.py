@@ -152,11 +152,19 @@ class Step(NamedTuple):
 
 
 def _running(carry: Any, values: np.ndarray) -> np.ndarray:
-    """``carry`` followed by the running sums of ``values`` from it (sequential)."""
+    """``carry`` followed by the running sums of ``values`` from it (sequential).
+
+    (``numpy.cumsum`` into an array it reads from copies it first: five times slower
+    than into a fresh one.)"""
     out = np.empty(values.size + 1, dtype=values.dtype)
     out[0] = carry
-    out[1:] = values
-    return np.cumsum(out, out=out)
+    if values.dtype.kind in "iu":  # exact: the carry can come last
+        np.cumsum(values, out=out[1:])
+        if carry:
+            np.add(out[1:], carry, out=out[1:])
+        return out
+    out[1:] = values  # floats: the carry first, as one sequence from it
+    return np.cumsum(out)
 
 
 def seqsum(values: np.ndarray, carry: Any = 0) -> Any:
@@ -201,14 +209,21 @@ class Cumulator:
 
 
 def in_memory(
-    y: np.ndarray, s: np.ndarray, w: np.ndarray | None = None, *, integral: bool | None = None
+    y: np.ndarray,
+    s: np.ndarray,
+    w: np.ndarray | None = None,
+    *,
+    integral: bool | None = None,
+    scores: bool = True,
 ) -> tuple[Iterable[Any], Totals]:
     """Validated data as the engine's input: its score groups in chunks (decreasing
     score) and its totals. Counts without weights; ``integral=True`` counts integer
-    weights exactly (the caller checked them), else weights are float sums."""
+    weights exactly (the caller checked them), else weights are float sums.
+    ``scores=False``: the accumulators fed never read the scores (see
+    :func:`course_lib._groups.group_chunks`)."""
     m1, m0 = class_totals(y, w)
     exact = w is None if integral is None else integral
-    return group_chunks(y, s, w), Totals.of(m1, m0, exact)
+    return group_chunks(y, s, w, scores=scores), Totals.of(m1, m0, exact)
 
 
 def run(chunks: Iterable[Any], totals: Totals, *accumulators: Any) -> None:
@@ -218,6 +233,7 @@ def run(chunks: Iterable[Any], totals: Totals, *accumulators: Any) -> None:
         step = cumulator.step(chunk)
         for acc in accumulators:
             acc.update(step)
+        del chunk, step  # freed before the next chunk is made: its memory is reused hot
 
 
 def _threshold(value: Any) -> int | float:
@@ -467,71 +483,81 @@ class ApAcc:
 
 
 class PartialAcc:
-    """Partial AUC over FPR in ``[0, max_fpr]`` (ROC segments, the curve read linearly at
-    ``max_fpr``) and its McClish standardization, as :func:`course_lib.partial_roc_auc`:
-    exact Fractions for counts (a float ``max_fpr`` read as the decimal it prints as).
+    """Partial AUC over FPR in ``[low, high]`` (with ``axis="tpr"``: the area right of the
+    curve inside the band ``low <= TPR <= high``) and its McClish standardization, as
+    :func:`course_lib.partial_roc_auc`: exact Fractions for counts (a float end read as
+    the decimal it prints as), floats for weight sums.
+
+    The area is read along the axis the points advance on, FPR (height TPR) or TPR
+    (height 1 - FPR): twice the area from 0 is summed segment by segment (sequentially
+    for floats), and at each end ``x`` it is read as ``T(x)``, the sum up to the last
+    vertex at or before ``x`` plus the next segment read linearly up to ``x``; the area
+    is ``(T(high) - T(low)) / 2``.
     """
 
-    def __init__(self, totals: Totals, max_fpr: float | Fraction) -> None:
+    def __init__(self, totals: Totals, high: float | Fraction, low: float | Fraction = 0,
+                 axis: str = "fpr") -> None:
         self.totals = totals
-        self.max_fpr = max_fpr
-        self.done = False
+        self.axis = axis
+        self.twice: Any = 0 if totals.integral else 0.0  # twice the area so far
+        self.at: list[Any] = []  # T at the ends passed
+        self.low: Any
+        self.high: Any
         if totals.integral:
-            self.x: Any = (
-                max_fpr if isinstance(max_fpr, Fraction) else Fraction(repr(float(max_fpr)))
-            )
-            self.xm = self.x * int(totals.m0)  # the end in units of negatives
-            self.xm_floor = self.xm.numerator // self.xm.denominator
-            self.twice = 0  # 2 m0 m1 times the area so far
-            self.area: Any = None
+            self.low, self.high = (
+                Fraction(v) if isinstance(v, (int, Fraction)) else Fraction(repr(float(v)))
+                for v in (low, high))
+            unit = int(totals.m0 if axis == "fpr" else totals.m1)
+            self.ends: list[Any] = [self.low * unit, self.high * unit]  # in counts
         else:
-            self.x = float(max_fpr)
-            self.area = 0.0
+            self.low, self.high = float(low), float(high)
+            self.ends = [self.low, self.high]
 
     def update(self, st: Step) -> None:
         """Add one chunk."""
-        if self.done or st.score.size == 0:
+        if len(self.at) == 2 or st.score.size == 0:
             return
         t = self.totals
         if t.integral:
-            # fp1 <= xm for integers fp1 is fp1 <= floor(xm); fp1 is non-decreasing
-            k = int(np.count_nonzero(st.fp1 <= self.xm_floor))
-            seg = (st.fp1[:k] - st.fp0[:k]) * (st.tp1[:k] + st.tp0[:k])
-            self.twice += int(seg.sum()) if seg.dtype != object else sum(seg.tolist())
-            if k < st.score.size:  # the segment k crosses the end
-                self.done = True
-                e0, e1 = int(st.fp0[k]), int(st.fp1[k])
-                u0, u1 = int(st.tp0[k]), int(st.tp1[k])
-                m1, m0 = int(t.m1), int(t.m0)
-                base = Fraction(self.twice, 2 * m0 * m1)
-                tk = Fraction(u0, m1)
-                if e0 == self.xm:
-                    self.area = base
-                else:
-                    tx = tk + (self.xm - e0) * Fraction(u1 - u0, m1 * (e1 - e0))
-                    self.area = base + (self.x - Fraction(e0, m0)) * (tk + tx) / 2
-            return
-        fm1, fm0 = float(t.m1), float(t.m0)
-        f0, f1 = st.fp0 / fm0, st.fp1 / fm0
-        t0, t1 = st.tp0 / fm1, st.tp1 / fm1
-        inside = f1 <= self.x
-        k = int(np.count_nonzero(inside))
-        self.area = seqsum((f1[:k] - f0[:k]) * (t1[:k] + t0[:k]) / 2, self.area)
-        if k < st.score.size:
-            self.done = True
-            if f0[k] < self.x:
-                tx = t0[k] + (self.x - f0[k]) * (t1[k] - t0[k]) / (f1[k] - f0[k])
-                self.area = self.area + (self.x - f0[k]) * (t0[k] + tx) / 2
+            u0, u1, h0, h1 = ((st.fp0, st.fp1, st.tp0, st.tp1) if self.axis == "fpr" else
+                              (st.tp0, st.tp1, int(t.m0) - st.fp0, int(t.m0) - st.fp1))
+        elif self.axis == "fpr":
+            u0, u1, h0, h1 = st.fp0 / t.m0, st.fp1 / t.m0, st.tp0 / t.m1, st.tp1 / t.m1
+        else:
+            u0, u1, h0, h1 = st.tp0 / t.m1, st.tp1 / t.m1, 1 - st.fp0 / t.m0, 1 - st.fp1 / t.m0
+        seg = (u1 - u0) * (h1 + h0)
+        i = 0
+        while len(self.at) < 2:
+            x = self.ends[len(self.at)]
+            # the segments ending at or before x (for counts: at or before floor(x))
+            bound = x.numerator // x.denominator if t.integral else x
+            k = i + int(np.count_nonzero(u1[i:] <= bound))
+            self.twice = seqsum(seg[i:k], self.twice)
+            i = k
+            if k == u1.size:
+                return
+            # the segment k crosses x: u0[k] <= x < u1[k], read linearly (numpy.interp's
+            # formula, as course_lib._curves.read_line)
+            a0, a1, b0, b1 = u0[k], u1[k], h0[k], h1[k]
+            if t.integral:
+                a0, a1, b0, b1 = int(a0), int(a1), int(b0), int(b1)
+            if a0 == x:
+                self.at.append(self.twice)
+                continue
+            slope = Fraction(b1 - b0, a1 - a0) if t.integral else (b1 - b0) / (a1 - a0)
+            hx = slope * (x - a0) + b0
+            self.at.append(self.twice + (x - a0) * (b0 + hx))
 
     def result(self) -> tuple[Fraction | float, Fraction | float]:
         """``(partial AUC, McClish-standardized)``."""
         t = self.totals
-        area = self.area
-        if t.integral and area is None:  # the end is FPR 1 (never crossed inside)
-            area = Fraction(self.twice, 2 * int(t.m0) * int(t.m1))
+        # an end not passed lies at or after the last vertex: T is the whole sum
+        t_low, t_high = (self.at + [self.twice, self.twice])[:2]
         if t.integral:
-            return area, mcclish(area, "fpr", Fraction(0), self.x)
-        return float(area), float(mcclish(float(area), "fpr", 0.0, self.x))
+            area: Any = Fraction(t_high - t_low) / (2 * int(t.m0) * int(t.m1))
+            return area, mcclish(area, self.axis, self.low, self.high)
+        area = float(t_high - t_low) / 2
+        return area, float(mcclish(area, self.axis, self.low, self.high))
 
 
 # ----------------------------------------------------------------------- ROC hull

@@ -38,8 +38,7 @@ from ._checks import (
     need_classes,
 )
 from ._curves import CurveView
-from ._groups import cumulative_counts, with_origin
-from ._stream import COLLINEAR_TOL, trapezoid_area
+from ._stream import COLLINEAR_TOL, AucAcc, CurveAcc, in_memory, run, trapezoid_area
 
 __all__ = [
     "RocStep",
@@ -279,26 +278,12 @@ def roc_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> RocCur
     ([0.0, 0.5, 0.5, 0.5, 1.0], [0.0, 0.0, 0.5, 1.0, 1.0], [inf, 0.8, 0.4, 0.35, 0.1])
     """
     y, s, w = check_binary(y_true, y_score, sample_weight)
-    c = cumulative_counts(y, s, w)
-    need_classes(c.m1, c.m0, "the ROC curve", warn=False)
-    tps, fps, thresholds = with_origin(c)
-    return RocCurve(fps / fps[-1], tps / tps[-1], thresholds)
-
-
-def _twice_u(pos: np.ndarray, neg: np.ndarray) -> int:
-    """``sum_g neg_g (2 pos_above_g + pos_g)`` as an exact Python int.
-
-    ``pos`` and ``neg`` are int64 counts per group in decreasing score order. The sum
-    is at most ``total**2 / 2``; int64 is used when that is below ``2**63``, Python
-    integers (object arrays) otherwise.
-    """
-    total = int(pos.sum()) + int(neg.sum())
-    if total < 2**32:
-        above = np.cumsum(pos) - pos
-        return int(np.dot(neg, 2 * above + pos))
-    pos_o, neg_o = pos.astype(object), neg.astype(object)
-    above = np.cumsum(pos_o) - pos_o
-    return int(np.dot(neg_o, 2 * above + pos_o))
+    chunks, totals = in_memory(y, s, w)
+    need_classes(totals.m1, totals.m0, "the ROC curve", warn=False)
+    curve = CurveAcc(totals, y.size, rates=True)
+    run(chunks, totals, curve)
+    tpr, fpr, thresholds = curve.rates()
+    return RocCurve(fpr, tpr, thresholds)
 
 
 def roc_auc(
@@ -338,18 +323,13 @@ def roc_auc(
     0.7917
     """
     exact, y, s, w = check_binary_exact(y_true, y_score, sample_weight, exact)
-    c = cumulative_counts(y, s, w)  # the class totals come from it (no pass over y)
-    if not need_classes(c.m1, c.m0, "ROC AUC", warn=True, stacklevel=2):
+    chunks, totals = in_memory(y, s, w, integral=w is None or exact, scores=False)
+    if not need_classes(totals.m1, totals.m0, "ROC AUC", warn=True, stacklevel=2):
         return float("nan")
-    if w is None or exact:
-        pos = c.pos.astype(np.int64)
-        neg = c.neg.astype(np.int64)
-        denominator = 2 * int(pos.sum()) * int(neg.sum())
-        numerator = _twice_u(pos, neg)
-        return Fraction(numerator, denominator) if exact else numerator / denominator
-    above = c.tp - c.pos
-    area = float(np.dot(c.neg, above + 0.5 * c.pos))
-    return area / (float(c.pos.sum()) * float(c.neg.sum()))
+    auc = AucAcc(totals)
+    run(chunks, totals, auc)
+    area = auc.result()
+    return area if exact else float(area)
 
 
 def auc_pairwise(y_true: Any, y_score: Any) -> float:
