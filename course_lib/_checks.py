@@ -246,7 +246,7 @@ def _all_finite(arr: np.ndarray) -> bool:
     and no array is allocated), and the element-wise test only when the sum is not
     finite (a NaN, an infinity, or finite values whose sum overflows)."""
     with np.errstate(over="ignore", invalid="ignore"):
-        if math.isfinite(float(np.add.reduce(arr))):
+        if math.isfinite(float(np.add.reduce(arr, axis=None))):
             return True
     return bool(np.isfinite(arr).all())
 

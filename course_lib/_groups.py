@@ -300,17 +300,11 @@ GROUP_CHUNK = 2**16
 GROUP_CHUNK_MAX = 2**18
 
 
-def group_chunks(
-    y: np.ndarray,
-    s: np.ndarray,
-    w: np.ndarray | None = None,
-    *,
-    chunk: int = GROUP_CHUNK,
-    scores: bool = True,
-) -> Iterator[ScoreGroups | DistinctGroups]:
+class group_chunks:  # noqa: N801 - used as the function it replaced
     """:func:`score_groups` in pieces: the groups in decreasing score order, a chunk of
     about ``chunk`` objects at a time (a group is never split), for the accumulators of
-    :mod:`course_lib._stream`.
+    :mod:`course_lib._stream`. Iterable as often as needed: the sort is done once, on
+    the first pass (a second pass, as DeLong's variance takes, costs no sort).
 
     Without weights (scores a key can code, see ``_labelled_keys``) the keys are sorted
     once and each chunk's groups are read off its slice of sorted keys while they are in
@@ -323,26 +317,47 @@ def group_chunks(
     >>> [(g.scores.tolist(), g.pos.tolist(), g.neg.tolist()) for g in group_chunks(y, s, chunk=2)]
     [([0.9, 0.5], [1, 1], [0, 0]), ([0.2], [1], [1]), ([0.1], [0], [1])]
     """
-    keyed = None
-    if w is None and _hashed_groups_worthwhile(s) is False:
-        keyed = _labelled_keys(y, s)
-    if keyed is None:
-        yield score_groups(y, s, w)
-        return
-    key, decode, top = keyed
-    _sort_keys(key, top)
-    n = key.size
-    lo = 0
-    while lo < n:
-        hi = min(n, lo + chunk)
-        if hi < n:  # end the chunk where a score ends (after its negatives' key)
-            last = int(key[hi - 1]) - top  # -(2 c + 1) or -2 c: the score's last is -2 c
-            hi = int(np.searchsorted(key, last + (last & 1) + top, side="right"))
-        groups = _chunk_groups(key[lo:hi], decode, top, scores)
-        if 64 * groups.pos.size < hi - lo:
-            chunk = min(4 * chunk, GROUP_CHUNK_MAX)
-        yield groups
-        lo = hi
+
+    def __init__(
+        self,
+        y: np.ndarray,
+        s: np.ndarray,
+        w: np.ndarray | None = None,
+        *,
+        chunk: int = GROUP_CHUNK,
+        scores: bool = True,
+    ) -> None:
+        self.y, self.s, self.w = y, s, w
+        self.chunk, self.scores = chunk, scores
+        self.sorted: tuple[np.ndarray, Callable[[np.ndarray], np.ndarray], int] | None = None
+        self.whole: ScoreGroups | None = None
+
+    def __iter__(self) -> Iterator[ScoreGroups | DistinctGroups]:
+        if self.sorted is None and self.whole is None:
+            keyed = None
+            if self.w is None and not _hashed_groups_worthwhile(self.s):
+                keyed = _labelled_keys(self.y, self.s)
+            if keyed is None:
+                self.whole = score_groups(self.y, self.s, self.w)
+            else:
+                _sort_keys(keyed[0], keyed[2])
+                self.sorted = keyed
+        if self.whole is not None:
+            yield self.whole
+            return
+        assert self.sorted is not None
+        key, decode, top = self.sorted
+        n, chunk, lo = key.size, self.chunk, 0
+        while lo < n:
+            hi = min(n, lo + chunk)
+            if hi < n:  # end the chunk where a score ends (after its negatives' key)
+                last = int(key[hi - 1]) - top  # -(2 c + 1) or -2 c: the score's last is -2 c
+                hi = int(np.searchsorted(key, last + (last & 1) + top, side="right"))
+            groups = _chunk_groups(key[lo:hi], decode, top, self.scores)
+            if 64 * groups.pos.size < hi - lo:
+                chunk = min(4 * chunk, GROUP_CHUNK_MAX)
+            yield groups
+            lo = hi
 
 
 def _chunk_groups(

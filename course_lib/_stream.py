@@ -461,22 +461,50 @@ class KsAcc:
 
 class ApAcc:
     """Average precision ``sum_g pos_g TP_g / (TP_g + FP_g) / m1``, as
-    :func:`course_lib.average_precision` (float)."""
+    :func:`course_lib.average_precision`: a float summed in order (the same bits for
+    any chunking), or with ``exact=True`` (counts) a Fraction whose terms are added in
+    a balanced tree (pairs, then pairs of pairs), so every addition works on
+    denominators of similar size instead of one ever-growing sum."""
 
-    def __init__(self, totals: Totals) -> None:
+    def __init__(self, totals: Totals, *, exact: bool = False) -> None:
         self.totals = totals
         self.total = 0.0
+        self.exact = exact
+        self.terms: list[Fraction] = []
 
     def update(self, st: Step) -> None:
         """Add one chunk."""
+        if st.score.size == 0:
+            return
+        if self.exact:
+            rises = st.pos > 0
+            self.terms.extend(
+                Fraction(int(d) * int(t), int(t) + int(f))
+                for d, t, f in zip(st.pos[rises], st.tp1[rises], st.fp1[rises])
+            )
+            return
+        if st.single:  # the j-th positive of the chunk: TP = carry + j at its position
+            where = np.flatnonzero(st.pos)
+            selected = int(st.tp0[0] + st.fp0[0]) + 1
+            tp = np.arange(int(st.tp0[0]) + 1, int(st.tp0[0]) + 1 + where.size, dtype=np.float64)
+            self.total = seqsum(tp / (where + selected).astype(np.float64), self.total)
+            return
         rises = st.pos > 0
         tp = st.tp1[rises].astype(np.float64)
         fp = st.fp1[rises].astype(np.float64)
         self.total = seqsum(st.pos[rises].astype(np.float64) * tp / (tp + fp), self.total)
 
-    def result(self) -> float:
+    def result(self) -> float | Fraction:
         """The average precision."""
-        return self.total / float(self.totals.m1)
+        if not self.exact:
+            return self.total / float(self.totals.m1)
+        terms = self.terms
+        while len(terms) > 1:
+            paired = [a + b for a, b in zip(terms[::2], terms[1::2])]
+            if len(terms) % 2:
+                paired.append(terms[-1])
+            terms = paired
+        return terms[0] / int(self.totals.m1)
 
 
 # ---------------------------------------------------------------------- partial AUC

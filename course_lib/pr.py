@@ -24,6 +24,7 @@ from ._checks import (
 )
 from ._curves import CurveView
 from ._groups import Cumulative, cumulative_counts
+from ._stream import ApAcc, CurveAcc, in_memory, run
 from .roc import roc_convex_hull, roc_curve, trapezoid_area
 
 __all__ = [
@@ -139,9 +140,12 @@ def pr_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> PrCurve
     ([0.333, 0.333, 0.667, 1.0, 1.0, 1.0], [1.0, 0.5, 0.667, 0.6, 0.5, 0.429])
     """
     y, s, w = check_binary(y_true, y_score, sample_weight)
-    c = _cumulative(y, s, w, "the PR curve", warn=False)
-    assert c is not None
-    return PrCurve(c.tp / c.m1, c.tp / (c.tp + c.fp), c.thresholds)
+    chunks, totals = in_memory(y, s, w)
+    need_classes(totals.m1, totals.m0, "the PR curve", warn=False, negatives=False)
+    curve = CurveAcc(totals, y.size, origin=False)
+    run(chunks, totals, curve)
+    tp, fp, thresholds = curve.counts()
+    return PrCurve(tp / tp[-1], tp / (tp + fp), thresholds)
 
 
 def average_precision(
@@ -191,40 +195,21 @@ def average_precision(
     0.7556
     """
     exact, y, s, w = check_binary_exact(y_true, y_score, sample_weight, exact)
-    c = cumulative_counts(y, s, w)
-    if exact and c.thresholds.size > EXACT_AP_LIMIT:
-        raise ValueError(
-            f"exact=True is limited to {EXACT_AP_LIMIT:,} distinct scores (got "
-            f"{c.thresholds.size:,}): the exact fraction's denominator grows with "
-            "every point; use exact=False"
-        )
-    if not need_classes(c.m1, c.m0, "average precision", warn=True, negatives=False,
-                        stacklevel=2):
-        return float("nan")
+    chunks, totals = in_memory(y, s, w, integral=w is None or exact)
     if exact:
-        return _exact_ap(c)
-    rises = c.pos > 0
-    precision = c.tp[rises] / (c.tp[rises] + c.fp[rises])
-    return float(np.dot(c.pos[rises], precision) / c.m1)
-
-
-def _exact_ap(c: Cumulative) -> Fraction:
-    """``sum_k pos_k TP_k / (TP_k + FP_k) / m1`` as one Fraction.
-
-    Terms are added in a balanced tree (pairs, then pairs of pairs), so every
-    addition works on denominators of similar size instead of one ever-growing sum.
-    """
-    rises = c.pos > 0
-    terms = [
-        Fraction(int(d) * int(t), int(t) + int(f))
-        for d, t, f in zip(c.pos[rises], c.tp[rises], c.fp[rises])
-    ]
-    while len(terms) > 1:
-        paired = [a + b for a, b in zip(terms[::2], terms[1::2])]
-        if len(terms) % 2:
-            paired.append(terms[-1])
-        terms = paired
-    return terms[0] / int(c.m1)
+        distinct = sum(g[0].size for g in chunks)
+        if distinct > EXACT_AP_LIMIT:
+            raise ValueError(
+                f"exact=True is limited to {EXACT_AP_LIMIT:,} distinct scores (got "
+                f"{distinct:,}): the exact fraction's denominator grows with "
+                "every point; use exact=False"
+            )
+    if not need_classes(totals.m1, totals.m0, "average precision", warn=True,
+                        negatives=False, stacklevel=2):
+        return float("nan")
+    ap = ApAcc(totals, exact=exact)
+    run(chunks, totals, ap)
+    return ap.result()
 
 
 def pr_auc_trapezoid(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> float:
