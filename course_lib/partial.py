@@ -52,9 +52,7 @@ from ._checks import (
     has_both_classes,
     need_classes,
 )
-from ._groups import cumulative_counts, with_origin
-from ._stream import mcclish
-from .roc import roc_convex_hull, roc_curve
+from ._stream import HullAcc, PartialAcc, in_memory, run
 
 __all__ = [
     "CostWeights",
@@ -128,71 +126,6 @@ def _check_standardized(standardized: Any) -> bool:
     raise ValueError(f'standardized must be False or "mcclish", got {standardized!r}')
 
 
-def _broken_line(
-    y: np.ndarray, s: np.ndarray, w: np.ndarray | None, axis: str, exact: bool
-) -> tuple[np.ndarray, np.ndarray, Any, Any]:
-    """The ROC curve as ``(f, t, f_unit, t_unit)``: the vertices ``(f / f_unit,
-    t / t_unit)``, reflected for a band of TPR so that the area is always read along f.
-
-    ``exact=True``: ``f`` and ``t`` are the counts FP and TP as Python ints (object
-    arrays) and the units the class totals, so all that follows is integer and
-    :class:`~fractions.Fraction` arithmetic. Otherwise the rates FPR and TPR as floats
-    (those of :func:`course_lib.roc.roc_curve`) and units 1. The reflection
-    ``(FPR, TPR) -> (1 - TPR, 1 - FPR)``, reversed, turns the region right of the
-    curve inside ``a <= TPR <= b`` into the region under it over ``1 - b <= f <= 1 - a``.
-    """
-    tp, fp, _ = with_origin(cumulative_counts(y, s, w))
-    t_unit: Any
-    f_unit: Any
-    if exact:
-        t, f = tp.astype(np.int64).astype(object), fp.astype(np.int64).astype(object)
-        t_unit, f_unit = t[-1], f[-1]
-    else:
-        t, f, t_unit, f_unit = tp / tp[-1], fp / fp[-1], 1, 1
-    if axis == "tpr":
-        f, t = t[-1] - t[::-1], f[-1] - f[::-1]
-        f_unit, t_unit = t_unit, f_unit
-    return f, t, f_unit, t_unit
-
-
-def _twice_area_to(f: np.ndarray, t: np.ndarray, twice: np.ndarray, x: Any) -> Any:
-    """Twice the area under the broken line through ``(f, t)`` from ``f[0] = 0`` to
-    ``x``, in the number type of ``x``: ``twice[k]`` is that up to vertex ``k``.
-
-    Floats, or integer vertices with a Fraction ``x`` (then exact, a Fraction).
-    """
-    k = int(np.searchsorted(f, x, side="right")) - 1  # last vertex at or before x
-    if f[k] == x:
-        return twice[k]
-    # f[k] < x < f[k + 1]: the curve read at x along the segment k -> k + 1
-    # (numpy.interp's formula, as course_lib._curves.read_line)
-    slope = _ratio(t[k + 1] - t[k], f[k + 1] - f[k])
-    tx = slope * (x - f[k]) + t[k]
-    return twice[k] + (x - f[k]) * (t[k] + tx)
-
-
-def _ratio(num: Any, den: Any) -> Any:
-    """``num / den``: a Fraction for integers, a float otherwise."""
-    if isinstance(num, int) and isinstance(den, int):
-        return Fraction(num, den)
-    return num / den
-
-
-def _partial_area(
-    y: np.ndarray, s: np.ndarray, w: np.ndarray | None, axis: str, a: Any, b: Any,
-    exact: bool,
-) -> Any:
-    """The area under the ROC curve over ``a <= FPR <= b`` (or right of it inside
-    ``a <= TPR <= b``), with the range ends reflected alike: ``(area, a, b)`` as
-    Fractions with ``exact=True``, floats otherwise."""
-    f, t, f_unit, t_unit = _broken_line(y, s, w, axis, exact)
-    if axis == "tpr":
-        a, b = 1 - b, 1 - a
-    twice = np.concatenate(([0], np.cumsum(np.diff(f) * (t[1:] + t[:-1]))))
-    between = _twice_area_to(f, t, twice, b * f_unit) - _twice_area_to(f, t, twice, a * f_unit)
-    return _ratio(between, 2 * f_unit * t_unit), a, b
-
-
 def partial_roc_auc(
     y_true: Any,
     y_score: Any,
@@ -228,8 +161,9 @@ def partial_roc_auc(
         Non-negative weights.
     exact : bool, default False
         Return a :class:`fractions.Fraction`; needs no weights or integer weights.
-        A float range end is read as the decimal it prints as (``0.1`` is 1/10);
-        ints and Fractions are taken as they are.
+        Without weights the area is exact anyway, and the float is the Fraction
+        correctly rounded. A float range end is then read as the decimal it prints
+        as (``0.1`` is 1/10); ints and Fractions are taken as they are.
 
     Returns
     -------
@@ -263,13 +197,10 @@ def partial_roc_auc(
                                         int_weights=True)
     if not has_both_classes(y, w, "the partial ROC AUC"):
         return float("nan")
-    if exact:  # a float range end is read as the decimal it prints as
-        a, b = (v if isinstance(v, Fraction) else Fraction(repr(v)) for v in (a, b))
-    else:
-        a, b = float(a), float(b)
-    area, a, b = _partial_area(y, s, w, axis, a, b, exact)
-    if std:
-        area = mcclish(area, "fpr", a, b)
+    chunks, totals = in_memory(y, s, w, integral=w is None or exact)
+    part = PartialAcc(totals, b, a, axis)
+    run(chunks, totals, part)
+    area = part.result()[1 if std else 0]
     return area if exact else float(area)
 
 
@@ -284,12 +215,14 @@ class _Hull(NamedTuple):
 
 
 def _hull_and_breaks(y: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> _Hull:
-    """The ROC convex hull, the costs where its vertices take turns, and ``pi1``."""
-    m1, m0 = class_totals(y, w)
-    pi1 = float(m1) / (float(m1) + float(m0))
-    curve = roc_curve(y, s, sample_weight=w)
-    hull = roc_convex_hull(curve.fpr, curve.tpr)
-    return _Hull(hull.fpr, hull.tpr, _breaks(hull.fpr, hull.tpr, pi1), pi1)
+    """The ROC convex hull (:class:`~course_lib._stream.HullAcc`), the costs where its
+    vertices take turns, and ``pi1``."""
+    chunks, totals = in_memory(y, s, w)
+    pi1 = float(totals.m1) / float(totals.n)
+    acc = HullAcc(totals)
+    run(chunks, totals, acc)
+    fpr, tpr, _ = acc.result()
+    return _Hull(fpr, tpr, _breaks(fpr, tpr, pi1), pi1)
 
 
 def _breaks(fpr: np.ndarray, tpr: np.ndarray, pi1: float) -> np.ndarray:
