@@ -1,7 +1,9 @@
 """Figures of the book, made with matplotlib.
 
-Every function draws on the Axes it is given (``ax=None`` makes a new figure) and
-returns that Axes, so figures can be combined into panels and restyled in one place.
+Every function draws on the Axes it is given (``ax=None`` makes a new figure), sets the
+Axes title ``title`` where it takes one, and returns that Axes, so figures can be
+combined into panels and restyled in one place. Their docstrings leave ``ax``, ``title``
+and the returned Axes unsaid.
 The colours and sizes of the whole book are set in ``_style.py``; the figures of each
 topic live in a module of their own and are re-exported here, so notebooks write
 ``from course_lib import plotting`` and ``plotting.plot_roc_grid(...)``.

@@ -64,6 +64,9 @@ def new_axes(ncols: int = 1, *, size: float = 4.2, **kwargs: Any):
     return fig, axes
 
 
+def _axes(ax: Any, size: float = 4.2) -> Any:
+    """``ax``, or the Axes of a new figure (:func:`new_axes` of side ``size``) if it is None."""
+    return new_axes(size=size)[1] if ax is None else ax
 
 
 #: Tick positions and labels of a unit square drawn with ``quarter_ticks=True``.

@@ -11,7 +11,7 @@ import matplotlib.pyplot as plt  # noqa: F401 (the doctests close their figures)
 import numpy as np
 
 from ..roc import pair_matrix, roc_auc, roc_curve
-from ._style import COLORS, _finish, _no_spines, _unit_square, new_axes
+from ._style import COLORS, _axes, _finish, _no_spines, _unit_square
 
 __all__ = ["plot_weighted_grid", "plot_score_scales", "plot_roc_overlay", "plot_thinning"]
 
@@ -30,16 +30,9 @@ def _fmt(v: float) -> str:
     return f"{v:g}"
 
 
-def plot_weighted_grid(
-    y_true: Any,
-    y_score: Any,
-    sample_weight: Any,
-    *,
-    ids: Sequence | None = None,
-    ax=None,
-    cell_weights: bool = True,
-    title: str | None = None,
-):
+def plot_weighted_grid(y_true: Any, y_score: Any, sample_weight: Any, *,
+                       ids: Sequence | None = None, ax=None, cell_weights: bool = True,
+                       title: str | None = None):
     """Draw the weighted ROC curve on its grid of unequal cells (source D).
 
     Column ``j`` belongs to the ``j``-th negative and has width ``w_j / W0``; row ``i``
@@ -56,16 +49,8 @@ def plot_weighted_grid(
         Non-negative weights.
     ids : sequence of length n, optional
         Names of the objects (default 1..n).
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
     cell_weights : bool
         Write the product ``w_i w_j`` in each cell.
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -86,8 +71,7 @@ def plot_weighted_grid(
     x_edges = np.concatenate(([0.0], np.cumsum(w[cols]))) / w[cols].sum()
     y_edges = np.concatenate(([0.0], np.cumsum(w[rows]))) / w[rows].sum()
     curve = roc_curve(y_true, y_score, sample_weight=sample_weight)
-    if ax is None:
-        _, ax = new_axes()
+    ax = _axes(ax)
 
     for x in x_edges:
         ax.plot([x, x], [0, 1], color=COLORS["grid"], lw=0.6, zorder=1)
@@ -125,15 +109,9 @@ def _unit(v: np.ndarray) -> np.ndarray:
     return np.full(v.shape, 0.5) if hi == lo else (v - lo) / (hi - lo)
 
 
-def plot_score_scales(
-    y_true: Any,
-    y_score: Any,
-    y_score_new: Any,
-    *,
-    labels: tuple[str, str] = ("b", "f(b)"),
-    ax=None,
-    title: str | None = None,
-):
+def plot_score_scales(y_true: Any, y_score: Any, y_score_new: Any, *,
+                      labels: tuple[str, str] = ("b", "f(b)"), ax=None,
+                      title: str | None = None):
     """Two scales of the same scores side by side, each object joined across.
 
     Each scale is drawn from its minimum (bottom) to its maximum (top). The new scores
@@ -148,14 +126,6 @@ def plot_score_scales(
         The scores on the old and on the new scale.
     labels : (str, str)
         Names of the two scales.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -170,8 +140,7 @@ def plot_score_scales(
     if old.shape != new.shape or old.shape != y.shape:
         raise ValueError("y_true, y_score and y_score_new must have the same length")
     u, v = _unit(old), _unit(new)
-    if ax is None:
-        _, ax = new_axes()
+    ax = _axes(ax)
     for x in (0, 1):
         ax.plot([x, x], [0, 1], color=COLORS["grid"], lw=1.0, zorder=1)
     for cls in (1, 0):
@@ -195,15 +164,9 @@ def plot_score_scales(
     return _finish(ax, title, loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=2)
 
 
-def plot_roc_overlay(
-    y_true: Any,
-    scores: Mapping[str, Any],
-    *,
-    sample_weights: Mapping[str, Any] | None = None,
-    ax=None,
-    show_auc: bool = True,
-    title: str | None = None,
-):
+def plot_roc_overlay(y_true: Any, scores: Mapping[str, Any], *,
+                     sample_weights: Mapping[str, Any] | None = None, ax=None,
+                     show_auc: bool = True, title: str | None = None):
     """Several ROC curves of the same labels on one Axes (up to four).
 
     The first curve is drawn wide and pale, the others thin and dashed on top of it, so
@@ -217,16 +180,8 @@ def plot_roc_overlay(
         A legend label and the scores of each curve.
     sample_weights : mapping of str to array-like, optional
         Weights for some of the curves (same keys as ``scores``).
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
     show_auc : bool
         Add the AUC of each curve to its legend label.
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -239,8 +194,7 @@ def plot_roc_overlay(
     if len(scores) > len(_OVERLAY):
         raise ValueError(f"at most {len(_OVERLAY)} curves, got {len(scores)}")
     weights = dict(sample_weights or {})
-    if ax is None:
-        _, ax = new_axes()
+    ax = _axes(ax)
     ax.plot([0, 1], [0, 1], color=COLORS["grid"], lw=0.8, ls="--", zorder=1)
     for k, (name, s) in enumerate(scores.items()):
         w = weights.get(name)
@@ -256,15 +210,8 @@ def plot_roc_overlay(
     return _finish(ax, title, loc="lower right", fontsize=9)
 
 
-def plot_thinning(
-    shares: Any,
-    aucs: Mapping[str, Any],
-    *,
-    reference: float | None = None,
-    band: tuple[float, float] = (5, 95),
-    ax=None,
-    title: str | None = None,
-):
+def plot_thinning(shares: Any, aucs: Mapping[str, Any], *, reference: float | None = None,
+                  band: tuple[float, float] = (5, 95), ax=None, title: str | None = None):
     """ROC AUC after thinning a class: mean and spread against the share kept.
 
     Parameters
@@ -278,14 +225,6 @@ def plot_thinning(
         The AUC of the full sample, drawn as a horizontal line.
     band : (float, float)
         Percentiles of the shaded band.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -300,8 +239,7 @@ def plot_thinning(
     >>> plt.close(ax.get_figure())
     """
     x = np.asarray(shares, dtype=float)
-    if ax is None:
-        _, ax = new_axes(size=4.6)
+    ax = _axes(ax, size=4.6)
     colors = (COLORS["curve"], COLORS["tie"], COLORS["point"])
     for k, (name, values) in enumerate(aucs.items()):
         prefix = f"{name}: " if len(aucs) > 1 else ""

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..calibration import Strategy, calibration_curve, isotonic_calibration
 from ..roc import roc_convex_hull, roc_curve
-from ._style import COLORS, _diagonal, _legend_below, _one_length, _unit_square, new_axes
+from ._style import COLORS, _axes, _diagonal, _legend_below, _one_length, _unit_square
 
 __all__ = [
     "plot_reliability",
@@ -27,19 +27,10 @@ __all__ = [
 ]
 
 
-def plot_reliability(
-    y_true: Any,
-    y_prob: Any,
-    *,
-    n_bins: int = 10,
-    strategy: Strategy = "uniform",
-    sample_weight: Any = None,
-    ax=None,
-    label: str | None = None,
-    color: str | None = None,
-    marker: str = "o",
-    title: str | None = None,
-):
+def plot_reliability(y_true: Any, y_prob: Any, *, n_bins: int = 10,
+                     strategy: Strategy = "uniform", sample_weight: Any = None, ax=None,
+                     label: str | None = None, color: str | None = None, marker: str = "o",
+                     title: str | None = None):
     """Draw a reliability diagram: share of positives against mean probability per bin.
 
     The points come from :func:`course_lib.calibration_curve`; a marker's area is
@@ -52,16 +43,8 @@ def plot_reliability(
         Labels 0/1 and probabilities of class 1.
     n_bins, strategy, sample_weight
         As in :func:`course_lib.calibration_curve`.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
     label, color, marker : optional
         Legend label, colour (default: the curve colour) and marker of the points.
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -72,8 +55,7 @@ def plot_reliability(
     """
     c = calibration_curve(y_true, y_prob, n_bins=n_bins, strategy=strategy,
                           sample_weight=sample_weight)
-    if ax is None:
-        _, ax = new_axes()
+    ax = _axes(ax)
     if not any(line.get_label() == "perfect calibration" for line in ax.get_lines()):
         _diagonal(ax, label="perfect calibration")
     colour = COLORS["curve"] if color is None else color
@@ -105,14 +87,6 @@ def plot_expected_scores(q: float, *, n_points: int = 199, ax=None,
         The true probability, in (0, 1).
     n_points : int
         Points of the grid of forecasts on (0, 1).
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -129,8 +103,7 @@ def plot_expected_scores(q: float, *, n_points: int = 199, ax=None,
         "log-loss": (-q * np.log(p) - (1 - q) * np.log(1 - p), COLORS["tie"], "--"),
         "absolute error": (q * (1 - p) + (1 - q) * p, COLORS["alt"], ":"),
     }
-    if ax is None:
-        _, ax = new_axes()
+    ax = _axes(ax)
     for name, (values, colour, style) in curves.items():
         ax.plot(p, values, style, color=colour, lw=1.6, label=name)
     for values, colour, _ in curves.values():
@@ -147,17 +120,10 @@ def plot_expected_scores(q: float, *, n_points: int = 199, ax=None,
     return ax
 
 
-def plot_calibration_maps(
-    y_true: Any,
-    y_score: Any,
-    maps: Mapping[str, Callable[[Any], np.ndarray]],
-    *,
-    n_points: int = 400,
-    seed: int = 0,
-    ax=None,
-    xlabel: str = "score",
-    title: str | None = None,
-):
+def plot_calibration_maps(y_true: Any, y_score: Any,
+                          maps: Mapping[str, Callable[[Any], np.ndarray]], *,
+                          n_points: int = 400, seed: int = 0, ax=None, xlabel: str = "score",
+                          title: str | None = None):
     """Draw calibration maps over the labelled scores they were fitted on.
 
     The objects are dots at height 1 (positives) or 0 (negatives), jittered a little
@@ -174,14 +140,8 @@ def plot_calibration_maps(
         Points of the grid each map is drawn on.
     seed : int
         Seed of the vertical jitter.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
     xlabel, title : str, optional
         Axis label and title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -193,8 +153,7 @@ def plot_calibration_maps(
     y = np.asarray(y_true, dtype=float)
     s = np.asarray(y_score, dtype=float)
     _one_length(y, s)
-    if ax is None:
-        _, ax = new_axes(size=5.0)
+    ax = _axes(ax, size=5.0)
     jitter = np.random.default_rng(seed).uniform(-0.03, 0.03, y.size)
     ax.scatter(s, y + jitter, s=10, color=COLORS["grid"], alpha=0.7, zorder=2,
                linewidths=0)
@@ -225,14 +184,6 @@ def plot_hull_calibration(y_true: Any, y_score: Any, *, ax=None, title: str | No
     ----------
     y_true, y_score : array-like of shape (n,)
         Labels 0/1 and scores (no weights).
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -244,8 +195,7 @@ def plot_hull_calibration(y_true: Any, y_score: Any, *, ax=None, title: str | No
     curve = roc_curve(y_true, y_score)
     hull = roc_convex_hull(curve.fpr, curve.tpr)
     iso = isotonic_calibration(y_true, y_score)
-    if ax is None:
-        _, ax = new_axes(size=5.0)
+    ax = _axes(ax, size=5.0)
     _diagonal(ax, ls=":", lw=1)
     ax.plot(curve.fpr, curve.tpr, color=COLORS["curve"], lw=1.4, label="ROC curve")
     ax.plot(hull.fpr, hull.tpr, "--", color=COLORS["point"], lw=1.8, label="convex hull")

@@ -12,7 +12,7 @@ import numpy as np
 from matplotlib.colors import LinearSegmentedColormap
 
 from ..confusion import f_beta, log_loss, matrix_from_counts
-from ._style import COLORS, _finish, _no_spines, new_axes
+from ._style import COLORS, _axes, _finish, _no_spines
 
 __all__ = [
     "plot_confusion_matrix",
@@ -37,16 +37,9 @@ def _dark(rgba: Sequence[float]) -> bool:
     return 0.299 * r + 0.587 * g + 0.114 * b < 0.55
 
 
-def plot_confusion_matrix(
-    matrix: Any,
-    *,
-    labels: Sequence | None = None,
-    cell_names: Any = None,
-    color_by: str = "row",
-    ax=None,
-    fontsize: float | None = None,
-    title: str | None = None,
-):
+def plot_confusion_matrix(matrix: Any, *, labels: Sequence | None = None,
+                          cell_names: Any = None, color_by: str = "row", ax=None,
+                          fontsize: float | None = None, title: str | None = None):
     """Draw a confusion matrix as a heat map with the count written in every cell.
 
     Rows are the TRUE classes and columns the PREDICTED ones, as in
@@ -63,16 +56,8 @@ def plot_confusion_matrix(
     color_by : {"row", "count"}, default "row"
         Colour a cell by its share of its row (the share of the true class that got
         this answer: small classes stay visible) or by the raw count.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
     fontsize : float, optional
         Size of the cell text (default 10 for up to 4 classes, else 8).
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -96,8 +81,7 @@ def plot_confusion_matrix(
     cells = None if cell_names is None else np.asarray(cell_names, dtype=object)
     if cells is not None and cells.shape != m.shape:
         raise ValueError(f"cell_names has shape {cells.shape}, the matrix {m.shape}")
-    if ax is None:
-        _, ax = new_axes(size=4.2 if k <= 4 else 6.0)
+    ax = _axes(ax, size=4.2 if k <= 4 else 6.0)
     if color_by == "row":
         rows = m.sum(axis=1, keepdims=True)
         shade = np.divide(m, rows, out=np.zeros_like(m), where=rows > 0)
@@ -182,14 +166,8 @@ def plot_pr_mean_contours(
         The values of the level lines.
     n_grid : int, default 81
         Grid points per side (the grid avoids P = R = 0, where F is undefined).
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
     title : str, optional
         Axes title (default: the name of the mean).
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -198,8 +176,7 @@ def plot_pr_mean_contours(
     ('recall R', 'precision P', 'minimum')
     >>> plt.close(ax.get_figure())
     """
-    if ax is None:
-        _, ax = new_axes()
+    ax = _axes(ax)
     grid = np.linspace(1.0 / (2 * n_grid), 1.0, n_grid)
     r, p = np.meshgrid(grid, grid)
     z = _pr_mean(mean, p, r)
@@ -250,8 +227,6 @@ def plot_means_along_recall(
         Names as in :func:`plot_pr_mean_contours`.
     n_points : int, default 201
         Recall values, evenly spaced on [0, 1].
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
     title : str, optional
         Axes title (default names the precision).
 
@@ -271,8 +246,7 @@ def plot_means_along_recall(
     """
     if not 0 < precision <= 1:
         raise ValueError(f"precision must be in (0, 1], got {precision!r}")
-    if ax is None:
-        _, ax = new_axes(size=4.6)
+    ax = _axes(ax, size=4.6)
     recall = np.linspace(0.0, 1.0, n_points)
     styles = ["-", "--", ":", "-.", (0, (5, 1, 1, 1))]
     palette = [COLORS["curve"], COLORS["grid"], COLORS["point"], COLORS["tie"],
@@ -290,15 +264,9 @@ def plot_means_along_recall(
     return ax
 
 
-def plot_log_loss(
-    *,
-    points: Sequence[float] = (0.9, 0.5, 0.1, 0.01),
-    p_min: float = 0.005,
-    n_points: int = 400,
-    show_error: bool = True,
-    ax=None,
-    title: str | None = None,
-):
+def plot_log_loss(*, points: Sequence[float] = (0.9, 0.5, 0.1, 0.01), p_min: float = 0.005,
+                  n_points: int = 400, show_error: bool = True, ax=None,
+                  title: str | None = None):
     """The log-loss of one object against the probability given to its true class.
 
     The curve is ``-ln p``, computed with :func:`course_lib.log_loss`; it is small for
@@ -315,10 +283,6 @@ def plot_log_loss(
     show_error : bool, default True
         Also draw the 0/1 error of the rule "answer the class with probability at
         least 1/2" (1 when ``p < 1/2``), for comparison.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
-    title : str, optional
-        Axes title.
 
     Returns
     -------
@@ -335,8 +299,7 @@ def plot_log_loss(
     """
     if not 0 < p_min < 1:
         raise ValueError(f"p_min must be in (0, 1), got {p_min!r}")
-    if ax is None:
-        _, ax = new_axes(size=4.6)
+    ax = _axes(ax, size=4.6)
     p = np.linspace(p_min, 1.0, n_points)
     # One object of class 1 that gets probability p: its loss is -ln p.
     loss = np.array([log_loss([1], [pi]) for pi in p])

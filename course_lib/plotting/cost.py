@@ -17,7 +17,7 @@ import numpy as np
 
 from ..cost import cost_curve, cost_lower_envelope, roc_point_to_cost_line
 from ..roc import roc_convex_hull
-from ._style import COLORS, _finish, _legend_below, _unit_square, new_axes
+from ._style import COLORS, _axes, _finish, _legend_below, _unit_square
 
 __all__ = [
     "plot_roc_points",
@@ -40,6 +40,12 @@ def _cost_axes(ax, ymax: float) -> None:
     ax.set_ylim(-0.01, ymax)
     ax.set_xlabel(_PCF_LABEL)
     ax.set_ylabel(_NEC_LABEL)
+
+
+def _done(ax, title: str | None):
+    """The legend below in two columns, the title: the Axes, finished."""
+    _legend_below(ax, ncols=2, offset=0.17)
+    return _finish(ax, title)
 
 
 def _trivial(ax, *, labels: bool = True) -> None:
@@ -71,15 +77,9 @@ def _envelope_xy(curve: Any) -> tuple[np.ndarray, np.ndarray]:
     return e.pcf, e.nec
 
 
-def plot_roc_points(
-    fpr: Any,
-    tpr: Any,
-    *,
-    labels: Sequence[str] | None = None,
-    roc_line: tuple[float, float] | None = None,
-    ax=None,
-    title: str | None = None,
-):
+def plot_roc_points(fpr: Any, tpr: Any, *, labels: Sequence[str] | None = None,
+                    roc_line: tuple[float, float] | None = None, ax=None,
+                    title: str | None = None):
     """Draw ROC points, each in its own colour and named, with the ROC diagonal.
 
     Parameters
@@ -91,14 +91,6 @@ def plot_roc_points(
     roc_line : (slope, intercept), optional
         Also draw the ROC line ``TPR = slope FPR + intercept`` inside the unit square
         (dashed): the line whose points all cost the same at ``PCF = 1/(1 + slope)``.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -111,8 +103,7 @@ def plot_roc_points(
     """
     f, t = _points(fpr, tpr)
     names = _names(labels, f.size)
-    if ax is None:
-        _, ax = new_axes()
+    ax = _axes(ax)
     ax.plot([0, 1], [0, 1], ":", color=COLORS["grid"], lw=1, zorder=1)
     if roc_line is not None:
         s, b = float(roc_line[0]), float(roc_line[1])
@@ -129,16 +120,9 @@ def plot_roc_points(
     return _finish(ax, title)
 
 
-def plot_cost_lines(
-    fpr: Any,
-    tpr: Any,
-    *,
-    labels: Sequence[str] | None = None,
-    points: Sequence[tuple[float, float]] | None = None,
-    shade_worse: bool = False,
-    ax=None,
-    title: str | None = None,
-):
+def plot_cost_lines(fpr: Any, tpr: Any, *, labels: Sequence[str] | None = None,
+                    points: Sequence[tuple[float, float]] | None = None,
+                    shade_worse: bool = False, ax=None, title: str | None = None):
     """Draw the cost line of each ROC point, with the two trivial classifiers.
 
     The ROC point ``(FPR, TPR)`` is the line ``NEC = (1 - TPR - FPR) PCF + FPR``, from
@@ -156,14 +140,6 @@ def plot_cost_lines(
     shade_worse : bool
         Shade the region above both diagonals, where a classifier costs more than the
         better trivial one.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -174,8 +150,7 @@ def plot_cost_lines(
     """
     f, t = _points(fpr, tpr)
     names = _names(labels, f.size)
-    if ax is None:
-        _, ax = new_axes()
+    ax = _axes(ax)
     if shade_worse:
         xs = np.linspace(0, 1, 201)
         ax.fill_between(xs, np.minimum(xs, 1 - xs), 1, color=COLORS["shade"], alpha=0.45,
@@ -191,8 +166,7 @@ def plot_cost_lines(
     for x, y in points or []:
         ax.plot([x], [y], "o", ms=9, mfc="none", mec=COLORS["text"], mew=1.6, zorder=4)
     _unit_square(ax, _PCF_LABEL, _NEC_LABEL)
-    _legend_below(ax, ncols=2, offset=0.17)
-    return _finish(ax, title)
+    return _done(ax, title)
 
 
 def plot_roc_hull(fpr: Any, tpr: Any, *, envelope: bool = True, ax=None,
@@ -208,14 +182,6 @@ def plot_roc_hull(fpr: Any, tpr: Any, *, envelope: bool = True, ax=None,
         The vertices of the ROC curve, in order (e.g. a :class:`course_lib.RocCurve`).
     envelope : bool
         Fill the vertices whose lines make the cost curve.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -228,8 +194,7 @@ def plot_roc_hull(fpr: Any, tpr: Any, *, envelope: bool = True, ax=None,
     """
     f, t = _points(fpr, tpr)
     h = roc_convex_hull(f, t)
-    if ax is None:
-        _, ax = new_axes()
+    ax = _axes(ax)
     ax.plot([0, 1], [0, 1], ":", color=COLORS["grid"], lw=1, zorder=1)
     ax.plot(f, t, color=COLORS["curve"], lw=1.6, zorder=2, label="ROC curve")
     ax.plot(h.fpr, h.tpr, "--", color=COLORS["point"], lw=1.6, zorder=3, label="convex hull")
@@ -240,8 +205,7 @@ def plot_roc_hull(fpr: Any, tpr: Any, *, envelope: bool = True, ax=None,
         ax.plot(e.fpr, e.tpr, "o", ms=5, color=COLORS["tie"], ls="none", zorder=5,
                 label="make the cost curve")
     _unit_square(ax, "FPR", "TPR")
-    _legend_below(ax, ncols=2, offset=0.17)
-    return _finish(ax, title)
+    return _done(ax, title)
 
 
 def plot_cost_envelope(fpr: Any, tpr: Any, *, ax=None, title: str | None = None):
@@ -256,14 +220,6 @@ def plot_cost_envelope(fpr: Any, tpr: Any, *, ax=None, title: str | None = None)
     ----------
     fpr, tpr : array-like of shape (n,)
         The ROC points (e.g. the vertices of a ROC curve).
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -275,8 +231,7 @@ def plot_cost_envelope(fpr: Any, tpr: Any, *, ax=None, title: str | None = None)
     """
     f, t = _points(fpr, tpr)
     e = cost_lower_envelope(f, t)
-    if ax is None:
-        _, ax = new_axes()
+    ax = _axes(ax)
     on_envelope = {(x, y) for x, y in zip(e.fpr.tolist(), e.tpr.tolist())}
     first_other = True
     for x, y in zip(f.tolist(), t.tolist()):
@@ -292,18 +247,11 @@ def plot_cost_envelope(fpr: Any, tpr: Any, *, ax=None, title: str | None = None)
     ax.plot(e.pcf, e.nec, "-o", color=COLORS["curve"], lw=2.6, ms=4, zorder=3,
             label="cost curve")
     _unit_square(ax, _PCF_LABEL, _NEC_LABEL)
-    _legend_below(ax, ncols=2, offset=0.17)
-    return _finish(ax, title)
+    return _done(ax, title)
 
 
-def plot_cost_curves(
-    curves: Mapping[str, Any],
-    *,
-    shade_better: bool = False,
-    ymax: float = 0.55,
-    ax=None,
-    title: str | None = None,
-):
+def plot_cost_curves(curves: Mapping[str, Any], *, shade_better: bool = False,
+                     ymax: float = 0.55, ax=None, title: str | None = None):
     """Draw the cost curves of several scorers with the trivial classifiers.
 
     Parameters
@@ -316,14 +264,6 @@ def plot_cost_curves(
         (lower) one, so the ranges of ``PCF`` where each wins stand out.
     ymax : float
         Upper limit of the cost axis (cost curves never exceed 1/2).
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -332,8 +272,7 @@ def plot_cost_curves(
     ['always negative', 'always positive', 'a', 'b']
     >>> plt.close(ax.get_figure())
     """
-    if ax is None:
-        _, ax = new_axes()
+    ax = _axes(ax)
     _trivial(ax)
     xy = {}
     for k, (name, curve) in enumerate(curves.items()):
@@ -350,24 +289,13 @@ def plot_cost_curves(
         ax.fill_between(xs, ya, yb, where=yb < ya, interpolate=True, color=_SERIES[1],
                         alpha=0.35, lw=0, zorder=2)
     _cost_axes(ax, ymax)
-    _legend_below(ax, ncols=2, offset=0.17)
-    return _finish(ax, title)
+    return _done(ax, title)
 
 
-def plot_cost_band(
-    pcf: Any,
-    nec: Any,
-    *,
-    lower: Any = None,
-    upper: Any = None,
-    members: Any = None,
-    label: str = "cost curve",
-    band_label: str = "95% band",
-    member_label: str = "fold",
-    ymax: float = 0.55,
-    ax=None,
-    title: str | None = None,
-):
+def plot_cost_band(pcf: Any, nec: Any, *, lower: Any = None, upper: Any = None,
+                   members: Any = None, label: str = "cost curve",
+                   band_label: str = "95% band", member_label: str = "fold",
+                   ymax: float = 0.55, ax=None, title: str | None = None):
     """Draw a cost curve with a band around it and, thin, the curves it summarises.
 
     Use it for the vertical average of several cost curves (``members``, one row per
@@ -387,14 +315,6 @@ def plot_cost_band(
         Legend labels.
     ymax : float
         Upper limit of the cost axis.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -405,8 +325,7 @@ def plot_cost_band(
     >>> plt.close(ax.get_figure())
     """
     x = np.asarray(pcf, dtype=float)
-    if ax is None:
-        _, ax = new_axes()
+    ax = _axes(ax)
     _trivial(ax)
     if lower is not None and upper is not None:
         ax.fill_between(x, np.asarray(lower, dtype=float), np.asarray(upper, dtype=float),
@@ -418,21 +337,12 @@ def plot_cost_band(
     ax.plot(x, np.asarray(nec, dtype=float), color=COLORS["curve"], lw=2.4, zorder=3,
             label=label)
     _cost_axes(ax, ymax)
-    _legend_below(ax, ncols=2, offset=0.17)
-    return _finish(ax, title)
+    return _done(ax, title)
 
 
-def plot_cost_difference(
-    pcf: Any,
-    difference: Any,
-    *,
-    lower: Any = None,
-    upper: Any = None,
-    mark: float | None = None,
-    ylabel: str = "NEC(A) − NEC(B)",
-    ax=None,
-    title: str | None = None,
-):
+def plot_cost_difference(pcf: Any, difference: Any, *, lower: Any = None, upper: Any = None,
+                         mark: float | None = None, ylabel: str = "NEC(A) − NEC(B)", ax=None,
+                         title: str | None = None):
     """Draw the difference of two cost curves, its band and the zero line.
 
     Where the band (``lower`` to ``upper``) does not contain 0 it is shaded darker:
@@ -450,14 +360,6 @@ def plot_cost_difference(
         A ``PCF`` to mark with a vertical line (a chosen operating condition).
     ylabel : str
         Label of the y-axis.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -470,8 +372,7 @@ def plot_cost_difference(
     """
     x = np.asarray(pcf, dtype=float)
     d = np.asarray(difference, dtype=float)
-    if ax is None:
-        _, ax = new_axes()
+    ax = _axes(ax)
     ax.axhline(0, color=COLORS["grid"], lw=1.2, zorder=1, label="no difference")
     if lower is not None and upper is not None:
         lo = np.asarray(lower, dtype=float)
@@ -487,5 +388,4 @@ def plot_cost_difference(
     ax.set_xlim(-0.01, 1.01)
     ax.set_xlabel(_PCF_LABEL)
     ax.set_ylabel(ylabel)
-    _legend_below(ax, ncols=2, offset=0.17)
-    return _finish(ax, title)
+    return _done(ax, title)

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..gains import _lift_from_gain, gain_auc, gain_curve, ks_curve, lift_of_gain, profit_curve
 from ..roc import roc_auc, roc_curve
-from ._style import COLORS, _diagonal, _finish, _unit_square, new_axes
+from ._style import COLORS, _axes, _diagonal, _finish, _unit_square
 
 __all__ = [
     "plot_gain_curve",
@@ -46,26 +46,15 @@ def _mark_rate(ax, rate: float, value: Any, name: str, xytext: tuple[int, int],
                 textcoords="offset points", color=COLORS["point"], fontsize=9, **text)
 
 
-def plot_gain_curve(
-    y_true: Any,
-    y_score: Any,
-    *,
-    ax=None,
-    reference: bool = True,
-    deciles: bool = False,
-    mark_rate: float | None = None,
-    label: str = "model",
-    color: str | None = None,
-    title: str | None = None,
-):
+def plot_gain_curve(y_true: Any, y_score: Any, *, ax=None, reference: bool = True,
+                    deciles: bool = False, mark_rate: float | None = None,
+                    label: str = "model", color: str | None = None, title: str | None = None):
     """Draw the gain curve ``TPR(RPP)`` with the random and the ideal curves (fig. XA.9).
 
     Parameters
     ----------
     y_true, y_score : array-like of shape (n,)
         Labels 0/1 and scores; there must be positives.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
     reference : bool
         Also draw the random scorer's diagonal and the ideal curve, which climbs to 1
         at ``RPP`` = the share of positives.
@@ -77,12 +66,6 @@ def plot_gain_curve(
         Legend label of the curve.
     color : str, optional
         Colour of the curve (default: the book's curve colour).
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -94,8 +77,7 @@ def plot_gain_curve(
     >>> plt.close(ax.get_figure())
     """
     curve = gain_curve(y_true, y_score)
-    if ax is None:
-        _, ax = new_axes()
+    ax = _axes(ax)
     color = COLORS["curve"] if color is None else color
     if reference:
         pi = _positive_share(y_true)
@@ -110,24 +92,15 @@ def plot_gain_curve(
     return _finish(ax, title, loc="lower right")
 
 
-def plot_lift_curve(
-    y_true: Any,
-    y_score: Any,
-    *,
-    ax=None,
-    reference: bool = True,
-    deciles: bool = False,
-    mark_rate: float | None = None,
-    title: str | None = None,
-):
+def plot_lift_curve(y_true: Any, y_score: Any, *, ax=None, reference: bool = True,
+                    deciles: bool = False, mark_rate: float | None = None,
+                    title: str | None = None):
     """Draw the lift curve ``TPR / RPP`` against ``RPP`` (source D, fig. XA.10).
 
     Parameters
     ----------
     y_true, y_score : array-like of shape (n,)
         Labels 0/1 and scores; there must be positives.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
     reference : bool
         Also draw the random scorer's lift 1 and the ideal lift ``min(1/pi, 1/RPP)``,
         with ``pi`` the share of positives.
@@ -135,12 +108,6 @@ def plot_lift_curve(
         Mark the curve at ``RPP = 0, 0.1, ..., 1`` (at 0: the lift of the top group).
     mark_rate : float, optional
         Mark and label the lift at this rate (e.g. 0.1 for Lift-Top-10%).
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -153,8 +120,7 @@ def plot_lift_curve(
     """
     gain = gain_curve(y_true, y_score)
     curve = _lift_from_gain(gain)
-    if ax is None:
-        _, ax = new_axes()
+    ax = _axes(ax)
     if reference:
         pi = _positive_share(y_true)
         ax.axhline(1, ls="--", color=COLORS["grid"], lw=1.2, label="random")
@@ -178,22 +144,13 @@ def plot_ks_curve(y_true: Any, y_score: Any, *, ax=None, title: str | None = Non
     """Draw the KS chart: ``TPR(RPP)`` and ``FPR(RPP)``, the largest gap marked (fig. XA.11).
 
     The curves are those of :func:`course_lib.ks_curve` on a sample (for a score
-    model's theoretical chart see ``plot_ks_chart``).
+    model's theoretical chart see ``plot_ks_chart``). The gap is a vertical segment at
+    the rate of :func:`course_lib.ks_curve`'s ``ks_rate``, labelled with the KS distance.
 
     Parameters
     ----------
     y_true, y_score : array-like of shape (n,)
         Labels 0/1 and scores; both classes must be present.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
-        The gap is a vertical segment at the rate of :func:`course_lib.ks_curve`'s
-        ``ks_rate``, labelled with the KS distance.
 
     Examples
     --------
@@ -209,8 +166,7 @@ def plot_ks_curve(y_true: Any, y_score: Any, *, ax=None, title: str | None = Non
     >>> plt.close(ax.get_figure())
     """
     c = ks_curve(y_true, y_score)
-    if ax is None:
-        _, ax = new_axes()
+    ax = _axes(ax)
     _diagonal(ax, lw=1, zorder=2)
     ax.plot(c.rate, c.tpr, color=COLORS["curve"], lw=2, label="TPR (class 1)")
     ax.plot(c.rate, c.fpr, color=COLORS["tie"], lw=2, label="FPR (class 0)")
@@ -223,16 +179,8 @@ def plot_ks_curve(y_true: Any, y_score: Any, *, ax=None, title: str | None = Non
     return _finish(ax, title, loc="lower right")
 
 
-def plot_profit_curve(
-    y_true: Any,
-    y_score: Any,
-    *,
-    cost: float,
-    revenue: float,
-    ax=None,
-    max_rate: float = 1.0,
-    title: str | None = None,
-):
+def plot_profit_curve(y_true: Any, y_score: Any, *, cost: float, revenue: float, ax=None,
+                      max_rate: float = 1.0, title: str | None = None):
     """Draw the profit of contacting the top ``RPP`` share, and mark the best cut-off.
 
     Parameters
@@ -242,17 +190,9 @@ def plot_profit_curve(
     cost, revenue : float
         Cost of one contact and income from one response, as in
         :func:`course_lib.profit_curve`.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
     max_rate : float, default 1
         Show ``RPP`` from 0 to ``max_rate`` only (a zoom on the top of the ranking,
         where the best cut-off usually is); the vertical axis fits the part shown.
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -265,8 +205,7 @@ def plot_profit_curve(
     >>> plt.close(ax.get_figure())
     """
     c = profit_curve(y_true, y_score, cost=cost, revenue=revenue)
-    if ax is None:
-        _, ax = new_axes()
+    ax = _axes(ax)
     ax.plot(c.rate, c.profit, color=COLORS["curve"], lw=2, label="profit")
     ax.axhline(0, color=COLORS["grid"], lw=1, ls="--", label="_zero")
     _ring(ax, c.best_rate, c.best_profit,
@@ -287,21 +226,9 @@ def plot_gain_vs_roc(y_true: Any, y_score: Any, *, ax=None, title: str | None = 
 
     At every threshold ``RPP = pi TPR + (1 - pi) FPR`` with ``pi`` the share of
     positives, so the two curves are at most ``pi`` apart horizontally: under strong
-    imbalance they nearly coincide (source G).
+    imbalance they nearly coincide (source G). The legend gives each curve's area.
 
-    Parameters
-    ----------
-    y_true, y_score : array-like of shape (n,)
-        Labels 0/1 and scores; both classes must be present.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
-        The legend gives each curve's area.
+    Parameters are those of :func:`plot_ks_curve`.
 
     Examples
     --------
@@ -312,8 +239,7 @@ def plot_gain_vs_roc(y_true: Any, y_score: Any, *, ax=None, title: str | None = 
     """
     roc = roc_curve(y_true, y_score)
     gain = gain_curve(y_true, y_score)
-    if ax is None:
-        _, ax = new_axes()
+    ax = _axes(ax)
     _diagonal(ax, lw=1, zorder=2)
     ax.plot(roc.fpr, roc.tpr, color=COLORS["tie"], lw=2.2,
             label=f"ROC: TPR(FPR), area {roc_auc(y_true, y_score):.3f}")

@@ -16,7 +16,7 @@ import matplotlib.pyplot as plt  # noqa: F401 (the doctests close their figures)
 import numpy as np
 
 from ..lorenz import cap_curve, gini_brown, lorenz_curve
-from ._style import COLORS, _diagonal, _unit_square, new_axes
+from ._style import COLORS, _axes, _diagonal, _unit_square
 
 __all__ = ["plot_lorenz", "plot_lorenz_curves", "plot_cap"]
 
@@ -42,15 +42,8 @@ def _label(num: float, den: float, exact: bool) -> str:
     return f"{num / den:.3g}"
 
 
-def plot_lorenz(
-    values: Any,
-    *,
-    ax=None,
-    shade: bool = True,
-    mark: int | None = None,
-    label: str | None = None,
-    title: str | None = None,
-):
+def plot_lorenz(values: Any, *, ax=None, shade: bool = True, mark: int | None = None,
+                label: str | None = None, title: str | None = None):
     """Draw the Lorenz curve of incomes and shade the area to the diagonal (fig. XA.5).
 
     The people are taken poorest first; the vertex ``k`` is (share of the ``k``
@@ -61,8 +54,6 @@ def plot_lorenz(
     ----------
     values : array-like of shape (n,)
         Non-negative incomes with a positive total, in any order.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
     shade : bool
         Shade the area between the diagonal and the curve.
     mark : int, optional
@@ -70,12 +61,6 @@ def plot_lorenz(
         when the incomes are integers.
     label : str, optional
         Legend label of the curve (default: ``"Lorenz curve, Gini = ..."``).
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -88,8 +73,7 @@ def plot_lorenz(
     """
     v = np.asarray(values, dtype=float)
     x, y = lorenz_curve(v)
-    if ax is None:
-        _, ax = new_axes()
+    ax = _axes(ax)
     if label is None:
         label = f"Lorenz curve, Gini = {gini_brown(v):.3g}"
     _diagonal(ax, "equality")
@@ -115,12 +99,7 @@ def plot_lorenz(
     return ax
 
 
-def plot_lorenz_curves(
-    groups: Mapping[str, Any],
-    *,
-    ax=None,
-    title: str | None = None,
-):
+def plot_lorenz_curves(groups: Mapping[str, Any], *, ax=None, title: str | None = None):
     """Draw several Lorenz curves on one Axes, with their Gini in the legend.
 
     Parameters
@@ -128,14 +107,6 @@ def plot_lorenz_curves(
     groups : mapping of str to array-like
         Name of a population -> its incomes (non-negative, positive total); at most
         four populations.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -148,8 +119,7 @@ def plot_lorenz_curves(
         raise ValueError(
             f"groups must hold 1 to {len(_SERIES)} populations, got {len(groups)}"
         )
-    if ax is None:
-        _, ax = new_axes()
+    ax = _axes(ax)
     _diagonal(ax, "equality")
     for (name, values), (color, ls, marker) in zip(groups.items(), _SERIES):
         x, y = lorenz_curve(values)
@@ -161,9 +131,7 @@ def plot_lorenz_curves(
     return ax
 
 
-def _vertex_label(
-    t: np.ndarray, s: np.ndarray, threshold: float
-) -> tuple[float, float, str]:
+def _vertex_label(t: np.ndarray, s: np.ndarray, threshold: float) -> tuple[float, float, str]:
     """The CAP vertex of the rule ``[score >= threshold]`` and its text."""
     taken = s >= threshold
     mass = float(t[taken].sum())
@@ -173,17 +141,8 @@ def _vertex_label(
     return taken.sum() / t.size, mass / float(t.sum()), text
 
 
-def plot_cap(
-    y_true: Any,
-    y_score: Any,
-    *,
-    ax=None,
-    ideal: bool = True,
-    shade: bool = True,
-    threshold: float | None = None,
-    label: str = "model",
-    title: str | None = None,
-):
+def plot_cap(y_true: Any, y_score: Any, *, ax=None, ideal: bool = True, shade: bool = True,
+             threshold: float | None = None, label: str = "model", title: str | None = None):
     """Draw the CAP (Lorenz, gain) curve of a scorer with the ideal and random ones.
 
     The objects are taken by decreasing score, a group of equal scores at once
@@ -198,8 +157,6 @@ def plot_cap(
         Labels 0/1, or a non-negative target (the regression Gini).
     y_score : array-like of shape (n,)
         Scores.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
     ideal : bool
         Draw the ideal curve (and shade the area between it and the model's).
     shade : bool
@@ -209,12 +166,6 @@ def plot_cap(
         integer targets).
     label : str
         Legend label of the model's curve.
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -231,8 +182,7 @@ def plot_cap(
     rate, share, _ = cap_curve(y_true, y_score)
     t = np.asarray(y_true, dtype=float)
     labels = bool(np.isin(t, (0, 1)).all())
-    if ax is None:
-        _, ax = new_axes()
+    ax = _axes(ax)
     _diagonal(ax, "random")
     if ideal:
         best_rate, best_share, _ = cap_curve(y_true, t)

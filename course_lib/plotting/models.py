@@ -15,7 +15,7 @@ import matplotlib.pyplot as plt  # noqa: F401 (the doctests close their figures)
 import numpy as np
 
 from ._kinds import curve_kind
-from ._style import COLORS, _finish, _unit_square, new_axes
+from ._style import COLORS, _axes, _finish, _unit_square
 
 __all__ = [
     "SHARE_STYLES",
@@ -55,14 +55,6 @@ def plot_score_densities(model, *, theta: float | None = None, ax=None,
     theta : float, optional
         A threshold: shade the area of each density above it. The area under the
         positives' density is TPR(theta), under the negatives' density FPR(theta).
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -74,8 +66,7 @@ def plot_score_densities(model, *, theta: float | None = None, ax=None,
     """
     import sympy
 
-    if ax is None:
-        _, ax = new_axes(size=4.2)
+    ax = _axes(ax, size=4.2)
     lo, hi = (float(v) for v in model.support)
     b = np.linspace(lo, hi, 401)
     styles = (("class 0", model.p0, COLORS["tie"], "0", "FPR"),
@@ -117,8 +108,6 @@ def plot_model_curve(model, curve, *, kind: str, ax=None, label: str | None = No
         Sets the axis labels and the reference line: the diagonal of a random scorer
         for ROC and gain, lift 1, and for PR the precision ``pi`` of a random scorer
         (drawn when ``pi`` is given).
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
     label : str, optional
         Legend entry of the curve.
     pi : number, optional
@@ -129,14 +118,8 @@ def plot_model_curve(model, curve, *, kind: str, ax=None, label: str | None = No
         Draw the reference line.
     n : int
         Number of points (passed to :meth:`ScoreModel.points`).
-    title : str, optional
-        Axes title.
     **style
         Passed to ``Axes.plot`` (``color``, ``linestyle``, ...).
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -149,8 +132,7 @@ def plot_model_curve(model, curve, *, kind: str, ax=None, label: str | None = No
     >>> plt.close(ax.get_figure())
     """
     info = curve_kind(kind)
-    if ax is None:
-        _, ax = new_axes(size=4.2)
+    ax = _axes(ax, size=4.2)
     pts = model.points(curve, n=n)
     xlabel, ylabel, square = info.xlabel, info.ylabel, info.unit_square
     if reference:
@@ -185,16 +167,8 @@ def plot_binarized_roc(model, theta: Any, *, ax=None, n: int = 201,
     model : course_lib.ScoreModel
     theta : number
         The threshold.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
     n : int
         Number of points of the model's ROC curve.
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -204,8 +178,7 @@ def plot_binarized_roc(model, theta: Any, *, ax=None, n: int = 201,
     [[0.0, 0.0], [0.25, 0.75], [1.0, 1.0]]
     >>> plt.close(ax.get_figure())
     """
-    if ax is None:
-        _, ax = new_axes(size=4.2)
+    ax = _axes(ax, size=4.2)
     plot_model_curve(model, model.roc(), kind="roc", ax=ax, n=n,
                      label=f"scores: area {_number(model.auc())}")
     fpr, tpr = model.fpr(theta), model.tpr(theta)
@@ -228,16 +201,10 @@ def plot_ks_chart(model, pi: Any, *, ax=None, n: int = 201, title: str | None = 
     model : course_lib.ScoreModel
     pi : number
         The share of positives.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
     n : int
         Number of points of each curve.
     title : str, optional
         Axes title (default: the share of positives and the rate of the KS gap).
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -249,8 +216,7 @@ def plot_ks_chart(model, pi: Any, *, ax=None, n: int = 201, title: str | None = 
     """
     from ..models import ModelCurve
 
-    if ax is None:
-        _, ax = new_axes(size=4.2)
+    ax = _axes(ax, size=4.2)
     gain = model.gain(pi)
     fpr = ModelCurve(gain.x, model.fpr(), None)
     ax.plot([0, 1], [0, 1], color=COLORS["grid"], lw=1, zorder=1)
@@ -287,18 +253,10 @@ def plot_auc_pr_by_share(model, *, ax=None, n: int = 99,
     Parameters
     ----------
     model : course_lib.ScoreModel
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
     n : int
         Number of evenly spread shares.
     marks : tuple of numbers
         Shares at which the value is marked and written.
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -313,8 +271,7 @@ def plot_auc_pr_by_share(model, *, ax=None, n: int = 99,
 
     from ..models import PI
 
-    if ax is None:
-        _, ax = new_axes(size=4.2)
+    ax = _axes(ax, size=4.2)
     general = model.auc_pr()
     # The curve is steep near the ends: add a few shares close to 0 and 1.
     near_ends = [sympy.Rational(1, d) for d in (1000, 500, 200)]

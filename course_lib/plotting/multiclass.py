@@ -14,7 +14,7 @@ import matplotlib.pyplot as plt  # noqa: F401 (the doctests close their figures)
 import numpy as np
 
 from ..multiclass import PairwiseAuc, ovr_auc, ovr_roc_curves
-from ._style import COLORS, _diagonal, _finish, _legend_below, _no_spines, _unit_square, new_axes
+from ._style import COLORS, _axes, _diagonal, _finish, _legend_below, _no_spines, _unit_square
 from .confusion import _dark, _heat_cmap
 
 __all__ = ["plot_ovr_roc", "plot_pairwise_auc"]
@@ -23,15 +23,8 @@ __all__ = ["plot_ovr_roc", "plot_pairwise_auc"]
 CLASS_COLORS = (COLORS["curve"], COLORS["tie"], COLORS["alt"], "#7048e8", "#e8590c", "#495057")
 
 
-def plot_ovr_roc(
-    y_true: Any,
-    y_score: Any,
-    *,
-    labels: Sequence | None = None,
-    names: Sequence[str] | None = None,
-    ax=None,
-    title: str | None = None,
-):
+def plot_ovr_roc(y_true: Any, y_score: Any, *, labels: Sequence | None = None,
+                 names: Sequence[str] | None = None, ax=None, title: str | None = None):
     """Draw the one-vs-rest ROC curve of every class, its AUC in the legend.
 
     Parameters
@@ -44,14 +37,6 @@ def plot_ovr_roc(
         The classes in column order (default: the sorted values of ``y_true``).
     names : sequence of str, optional
         Legend names of the classes (default: ``"class <label>"``).
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -67,8 +52,7 @@ def plot_ovr_roc(
         raise ValueError(f"names has {len(names)} entries, but there are {len(curves)} classes")
     if len(curves) > len(CLASS_COLORS):
         raise ValueError(f"at most {len(CLASS_COLORS)} classes can be drawn, got {len(curves)}")
-    if ax is None:
-        _, ax = new_axes()
+    ax = _axes(ax)
     _diagonal(ax, ls=":", lw=1)
     for k, (label, curve) in enumerate(curves.items()):
         name = f"class {label}" if names is None else names[k]
@@ -79,14 +63,8 @@ def plot_ovr_roc(
     return _finish(ax, title)
 
 
-def plot_pairwise_auc(
-    table: PairwiseAuc,
-    *,
-    names: Sequence[str] | None = None,
-    ax=None,
-    digits: int = 3,
-    title: str | None = None,
-):
+def plot_pairwise_auc(table: PairwiseAuc, *, names: Sequence[str] | None = None, ax=None,
+                      digits: int = 3, title: str | None = None):
     """Draw the directed pairwise areas ``A(i|j)`` as a heat map (rows ``i``).
 
     Cell ``(i, j)`` holds ``A(i|j)``: how well the scores of class ``i`` put the objects
@@ -100,16 +78,8 @@ def plot_pairwise_auc(
         From :func:`course_lib.pairwise_auc`.
     names : sequence of str, optional
         Class names for the ticks (default: the labels).
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
     digits : int, default 3
         Decimals of the values written in the cells.
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -126,8 +96,7 @@ def plot_pairwise_auc(
     tick_names = [str(v) for v in table.labels] if names is None else list(names)
     if len(tick_names) != c:
         raise ValueError(f"names has {len(tick_names)} entries, but there are {c} classes")
-    if ax is None:
-        _, ax = new_axes(size=3.6)
+    ax = _axes(ax, size=3.6)
     cmap = _heat_cmap()
     shown = np.ma.masked_invalid(directed)
     ax.imshow(shown, cmap=cmap, vmin=0.5, vmax=1.0)

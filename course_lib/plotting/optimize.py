@@ -12,7 +12,7 @@ from typing import Any
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ._style import COLORS, _finish, new_axes
+from ._style import COLORS, _axes, _finish
 
 __all__ = [
     "plot_sigmoid_surrogates",
@@ -47,14 +47,6 @@ def plot_sigmoid_surrogates(
         The steepness of each sigmoid drawn (up to five).
     u_max : float
         The horizontal axis runs from ``-u_max`` to ``u_max``.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -67,8 +59,7 @@ def plot_sigmoid_surrogates(
     """
     if len(betas) > len(_SERIES):
         raise ValueError(f"at most {len(_SERIES)} values of beta, got {len(betas)}")
-    if ax is None:
-        _, ax = new_axes(size=4.4)
+    ax = _axes(ax, size=4.4)
     step = dict(color=COLORS["text"], lw=2.2, solid_capstyle="butt", zorder=3)
     ax.plot([-u_max, 0], [0, 0], label="AUC: I′[u > 0]", **step)
     ax.plot([0, u_max], [1, 1], **step)
@@ -85,16 +76,10 @@ def plot_sigmoid_surrogates(
     return _finish(ax, title, loc="upper left", fontsize=9)
 
 
-def plot_auc_landscape(
-    param: Any,
-    auc: Any,
-    surrogates: Mapping[str, Any] | None = None,
-    *,
-    marks: Mapping[str, float] | None = None,
-    xlabel: str = "angle φ of the direction (degrees)",
-    ax=None,
-    title: str | None = None,
-):
+def plot_auc_landscape(param: Any, auc: Any, surrogates: Mapping[str, Any] | None = None, *,
+                       marks: Mapping[str, float] | None = None,
+                       xlabel: str = "angle φ of the direction (degrees)", ax=None,
+                       title: str | None = None):
     """The AUC of a one-parameter family of scorers against the parameter, with
     smooth surrogates over it.
 
@@ -113,14 +98,6 @@ def plot_auc_landscape(
         A legend label and a parameter value to mark (up to three).
     xlabel : str
         Label of the horizontal axis.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -158,15 +135,8 @@ def plot_auc_landscape(
     return _finish(ax, title, loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=9)
 
 
-def plot_surrogate_gap(
-    betas: Any,
-    gaps: Mapping[str, Any],
-    *,
-    guide: float | None = None,
-    floor: float = 1e-16,
-    ax=None,
-    title: str | None = None,
-):
+def plot_surrogate_gap(betas: Any, gaps: Mapping[str, Any], *, guide: float | None = None,
+                       floor: float = 1e-16, ax=None, title: str | None = None):
     """``|soft AUC - AUC|`` against ``beta``, both axes logarithmic.
 
     Parameters
@@ -181,14 +151,6 @@ def plot_surrogate_gap(
     floor : float
         The bottom of the vertical axis; the default is about the rounding error of a
         float near 1, below which a computed gap means nothing.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -202,8 +164,7 @@ def plot_surrogate_gap(
     b = np.asarray(betas, dtype=float)
     if len(gaps) > 4:
         raise ValueError(f"at most four samples, got {len(gaps)}")
-    if ax is None:
-        _, ax = new_axes(size=4.4)
+    ax = _axes(ax, size=4.4)
     for k, (name, values) in enumerate(gaps.items()):
         g = np.abs(np.asarray(values, dtype=float))
         if g.shape != b.shape:
@@ -222,14 +183,9 @@ def plot_surrogate_gap(
     return _finish(ax, title, loc="lower left", fontsize=9)
 
 
-def plot_training_curves(
-    curves: Mapping[str, Any],
-    *,
-    reference: Mapping[str, float] | None = None,
-    ylabel: str = "training AUC",
-    ax=None,
-    title: str | None = None,
-):
+def plot_training_curves(curves: Mapping[str, Any], *,
+                         reference: Mapping[str, float] | None = None,
+                         ylabel: str = "training AUC", ax=None, title: str | None = None):
     """Values recorded at each step of an optimization, one line per run.
 
     Parameters
@@ -240,14 +196,6 @@ def plot_training_curves(
         Horizontal lines for comparison (up to two), e.g. a competitor's value.
     ylabel : str
         Label of the vertical axis.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -273,14 +221,8 @@ def plot_training_curves(
     return _finish(ax, title, loc="lower right", fontsize=9)
 
 
-def plot_linear_scorers(
-    X: Any,
-    y_true: Any,
-    directions: Mapping[str, Any],
-    *,
-    ax=None,
-    title: str | None = None,
-):
+def plot_linear_scorers(X: Any, y_true: Any, directions: Mapping[str, Any], *, ax=None,
+                        title: str | None = None):
     """Two-feature data and the directions of linear scorers ``b(x) = <w, x>``.
 
     Each direction is drawn as an arrow of fixed length from the centre of the data:
@@ -295,14 +237,6 @@ def plot_linear_scorers(
     directions : mapping of str to array-like of shape (2,)
         A legend label and the weight vector ``w`` of each scorer (up to four); only
         its direction matters.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -319,8 +253,7 @@ def plot_linear_scorers(
         raise ValueError(f"X must have shape ({y.size}, 2), got {pts.shape}")
     if len(directions) > 4:
         raise ValueError(f"at most four directions, got {len(directions)}")
-    if ax is None:
-        _, ax = new_axes(size=4.6)
+    ax = _axes(ax, size=4.6)
     for cls in (1, 0):
         mask = y == cls
         ax.scatter(pts[mask, 0], pts[mask, 1], s=10, alpha=0.6, color=_CLASS_COLORS[cls],

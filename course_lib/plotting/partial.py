@@ -17,7 +17,7 @@ import numpy as np
 from scipy import stats
 
 from .._curves import read_line
-from ._style import COLORS, _legend_below, new_axes
+from ._style import COLORS, _axes, _legend_below
 
 __all__ = ["plot_partial_area", "plot_cost_weights", "plot_min_loss"]
 
@@ -31,15 +31,8 @@ def _check_pair(lo: float, hi: float) -> tuple[float, float]:
     return a, b
 
 
-def plot_partial_area(
-    fpr: Any,
-    tpr: Any,
-    *,
-    fpr_range: tuple[float, float],
-    xmax: float | None = None,
-    label: str = "ROC curve",
-    ax=None,
-):
+def plot_partial_area(fpr: Any, tpr: Any, *, fpr_range: tuple[float, float],
+                      xmax: float | None = None, label: str = "ROC curve", ax=None):
     """A ROC curve with its partial area over ``fpr_range`` and McClish's references.
 
     The partial area (under the curve, between the two FPR ends) is shaded; the area
@@ -56,12 +49,6 @@ def plot_partial_area(
         Right end of the x-axis (default: ``min(1, 2 b)``, a zoom on the range).
     label : str
         Legend entry of the curve.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -73,8 +60,7 @@ def plot_partial_area(
     f = np.asarray(fpr, dtype=float)
     t = np.asarray(tpr, dtype=float)
     a, b = _check_pair(*fpr_range)
-    if ax is None:
-        _, ax = new_axes()
+    ax = _axes(ax)
     right = min(1.0, 2 * b) if xmax is None else float(xmax)
     inside = (f > a) & (f < b)
     xs = np.r_[a, f[inside], b]
@@ -94,14 +80,18 @@ def plot_partial_area(
     return ax
 
 
-def plot_cost_weights(
-    weights: Mapping[str, Any],
-    *,
-    alpha: float = 2.0,
-    beta: float = 2.0,
-    bins: int = 20,
-    ax=None,
-):
+def _cost_axes(ax, ylabel: str):
+    """The cost ``c`` on [0, 1] along x, ``ylabel`` from 0 up, the legend below: ``ax``."""
+    ax.set_xlim(0, 1)
+    ax.set_ylim(bottom=0)
+    ax.set_xlabel("cost of a false positive, $c$")
+    ax.set_ylabel(ylabel)
+    _legend_below(ax, ncols=2, offset=0.18)
+    return ax
+
+
+def plot_cost_weights(weights: Mapping[str, Any], *, alpha: float = 2.0, beta: float = 2.0,
+                      bins: int = 20, ax=None):
     """The cost distributions implied by the AUC of several scorers, and a Beta density.
 
     Each entry of ``weights`` is a :class:`course_lib.CostWeights` (``cost``,
@@ -117,12 +107,6 @@ def plot_cost_weights(
         Parameters of the Beta density drawn for comparison.
     bins : int
         Number of equal bins on [0, 1].
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -135,8 +119,7 @@ def plot_cost_weights(
     """
     if bins < 1:
         raise ValueError(f"bins must be a positive int, got {bins!r}")
-    if ax is None:
-        _, ax = new_axes(size=4.6)
+    ax = _axes(ax, size=4.6)
     edges = np.linspace(0, 1, bins + 1)
     for color, (name, cw) in zip(_SERIES, weights.items()):
         mass, _ = np.histogram(np.asarray(cw.cost), bins=edges, weights=np.asarray(cw.weight))
@@ -144,22 +127,11 @@ def plot_cost_weights(
     c = np.linspace(0, 1, 401)
     ax.plot(c, stats.beta(alpha, beta).pdf(c), ls="--", lw=1.5, color=COLORS["grid"],
             label=f"Beta({alpha:g}, {beta:g})")
-    ax.set_xlim(0, 1)
-    ax.set_ylim(bottom=0)
-    ax.set_xlabel("cost of a false positive, $c$")
-    ax.set_ylabel("density")
-    _legend_below(ax, ncols=2, offset=0.18)
-    return ax
+    return _cost_axes(ax, "density")
 
 
-def plot_min_loss(
-    cost: Any,
-    losses: Mapping[str, Any],
-    *,
-    alpha: float = 2.0,
-    beta: float = 2.0,
-    ax=None,
-):
+def plot_min_loss(cost: Any, losses: Mapping[str, Any], *, alpha: float = 2.0,
+                  beta: float = 2.0, ax=None):
     """Minimum-loss curves ``L(c)`` of several scorers over the Beta density of ``c``.
 
     The curves share the left axis; the Beta(alpha, beta) density, shaded in the
@@ -173,8 +145,6 @@ def plot_min_loss(
         ``L(c)`` of each scorer at ``cost`` (e.g. :func:`course_lib.minimum_loss`).
     alpha, beta : float
         Parameters of the Beta density.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
 
     Returns
     -------
@@ -190,8 +160,7 @@ def plot_min_loss(
     >>> plt.close(ax.get_figure())
     """
     c = np.asarray(cost, dtype=float)
-    if ax is None:
-        _, ax = new_axes(size=4.6)
+    ax = _axes(ax, size=4.6)
     twin = ax.twinx()
     twin.fill_between(c, 0, stats.beta(alpha, beta).pdf(c), color=COLORS["grid"], alpha=0.25,
                       lw=0)
@@ -202,9 +171,4 @@ def plot_min_loss(
     ax.patch.set_visible(False)
     for color, (name, loss) in zip(_SERIES, losses.items()):
         ax.plot(c, np.asarray(loss, dtype=float), color=color, lw=2, label=name)
-    ax.set_xlim(0, 1)
-    ax.set_ylim(bottom=0)
-    ax.set_xlabel("cost of a false positive, $c$")
-    ax.set_ylabel("minimum loss $L(c)$")
-    _legend_below(ax, ncols=2, offset=0.18)
-    return ax
+    return _cost_axes(ax, "minimum loss $L(c)$")

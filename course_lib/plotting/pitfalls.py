@@ -16,23 +16,15 @@ from matplotlib.collections import PatchCollection
 from matplotlib.patches import Patch, Rectangle
 
 from ..roc import roc_auc, roc_curve
-from ._style import COLORS, _finish, _no_spines, _one_length, _unit_square, new_axes
+from ._style import COLORS, _axes, _finish, _no_spines, _one_length, _unit_square
 
 __all__ = ["plot_ranking_strip", "plot_roc_shape", "plot_feature_classes"]
 
 _POS, _NEG = COLORS["point"], COLORS["shade"]
 
 
-def plot_ranking_strip(
-    y_true: Any,
-    y_score: Any,
-    *,
-    n_top: int = 150,
-    per_row: int = 15,
-    ax=None,
-    legend: bool = True,
-    title: str | None = None,
-):
+def plot_ranking_strip(y_true: Any, y_score: Any, *, n_top: int = 150, per_row: int = 15,
+                       ax=None, legend: bool = True, title: str | None = None):
     """Draw the first ``n_top`` places of a ranking as coloured squares (fig. XA.14).
 
     The objects are sorted by decreasing score (tied scores keep their input order) and
@@ -48,16 +40,8 @@ def plot_ranking_strip(
         Number of places shown (at most ``n``).
     per_row : int
         Squares per row.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
     legend : bool
         Add a legend of the two colours below the strip.
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -77,8 +61,7 @@ def plot_ranking_strip(
         raise ValueError(f"per_row must be positive, got {per_row}")
     top = y[np.argsort(-s, kind="stable")[:n_top]]
     rows = -(-n_top // per_row)
-    if ax is None:
-        _, ax = new_axes(size=4.2)
+    ax = _axes(ax, size=4.2)
     squares, colors = [], []
     for place, label in enumerate(top):
         r, c = divmod(place, per_row)
@@ -102,18 +85,9 @@ def plot_ranking_strip(
     return _finish(ax, title)
 
 
-def plot_roc_shape(
-    y_true: Any,
-    y_score: Any,
-    *,
-    ax=None,
-    label: str = "model",
-    color: str | None = None,
-    highlight: bool = True,
-    min_share: float = 0.01,
-    legend_loc: Any = "lower right",
-    title: str | None = None,
-):
+def plot_roc_shape(y_true: Any, y_score: Any, *, ax=None, label: str = "model",
+                   color: str | None = None, highlight: bool = True, min_share: float = 0.01,
+                   legend_loc: Any = "lower right", title: str | None = None):
     """Draw a ROC curve and mark where it runs along the edge of the square (fig. XA.15).
 
     A vertical run on ``FPR = 0`` is a group at the top of the ranking that holds
@@ -127,8 +101,6 @@ def plot_roc_shape(
     ----------
     y_true, y_score : array-like of shape (n,)
         Labels 0/1 and scores; both classes must be present.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
     label : str
         Legend label of the curve; its AUC is appended.
     color : str, optional
@@ -140,12 +112,6 @@ def plot_roc_shape(
     legend_loc : str or (float, float)
         Where the legend goes, as matplotlib's ``loc`` (a pair is the legend's lower
         left corner in Axes coordinates).
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -167,8 +133,7 @@ def plot_roc_shape(
     n = y.size
     m1 = int(np.count_nonzero(y))
     m0 = n - m1
-    if ax is None:
-        _, ax = new_axes()
+    ax = _axes(ax)
     if not ax.lines:
         ax.plot([0, 1], [0, 1], ":", color=COLORS["grid"], lw=1, zorder=1)
     color = COLORS["curve"] if color is None else color
@@ -202,15 +167,8 @@ def plot_roc_shape(
     return _finish(ax, title, loc=legend_loc, fontsize=9)
 
 
-def plot_feature_classes(
-    x: Any,
-    y_true: Any,
-    *,
-    bins: int = 30,
-    ax=None,
-    xlabel: str = "feature value",
-    title: str | None = None,
-):
+def plot_feature_classes(x: Any, y_true: Any, *, bins: int = 30, ax=None,
+                         xlabel: str = "feature value", title: str | None = None):
     """Histograms of one feature for each class, on common bins.
 
     Shows at a glance whether the positives sit at one end of the feature's range (a
@@ -224,16 +182,8 @@ def plot_feature_classes(
         Labels 0/1.
     bins : int
         Number of equal-width bins over the range of ``x``.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
     xlabel : str
         Label of the horizontal axis.
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -246,8 +196,7 @@ def plot_feature_classes(
     y = np.asarray(y_true)
     _one_length(v, y, "x and y_true")
     edges = np.histogram_bin_edges(v, bins=bins)
-    if ax is None:
-        _, ax = new_axes()
+    ax = _axes(ax)
     ax.hist(v[y == 0], bins=edges, color=_NEG, label="negatives")
     ax.hist(v[y == 1], bins=edges, histtype="step", lw=2, color=_POS, label="positives")
     ax.set_xlabel(xlabel)

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..pr import average_precision, pr_auc_trapezoid, pr_curve
 from ..roc import roc_auc, roc_curve
-from ._style import COLORS, _finish, _legend_below, _unit_square, new_axes
+from ._style import COLORS, _axes, _finish, _legend_below, _unit_square
 
 __all__ = [
     "plot_pr_curve",
@@ -60,15 +60,8 @@ def _ap_text(y: Any, s: Any) -> str:
     return f"AP {average_precision(y, s):.3f}"
 
 
-def plot_pr_curve(
-    y_true: Any,
-    y_score: Any,
-    *,
-    ax=None,
-    threshold: float | None = None,
-    label: str | None = None,
-    title: str | None = None,
-):
+def plot_pr_curve(y_true: Any, y_score: Any, *, ax=None, threshold: float | None = None,
+                  label: str | None = None, title: str | None = None):
     """Draw a PR curve: the point of every threshold, joined in order by segments.
 
     Lowering the threshold through the distinct scores gives one point
@@ -80,19 +73,11 @@ def plot_pr_curve(
     ----------
     y_true, y_score : array-like of shape (n,)
         Labels 0/1 and scores; at least one positive.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
     threshold : float, optional
         Mark the point of the rule ``[score >= threshold]``, labelled with its exact
         recall and precision.
     label : str, optional
         Legend label of the curve.
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -104,8 +89,7 @@ def plot_pr_curve(
     >>> plt.close(ax.get_figure())
     """
     c = pr_curve(y_true, y_score)
-    if ax is None:
-        _, ax = new_axes()
+    ax = _axes(ax)
     ax.plot(c.recall, c.precision, "-o", color=COLORS["curve"], lw=2, ms=4,
             label=label, zorder=3)
     if threshold is not None:
@@ -126,14 +110,8 @@ def plot_pr_curve(
     return _finish(ax, title)
 
 
-def plot_pr_areas(
-    y_true: Any,
-    y_score: Any,
-    *,
-    kind: str = "step",
-    ax=None,
-    title: str | None = None,
-):
+def plot_pr_areas(y_true: Any, y_score: Any, *, kind: str = "step", ax=None,
+                  title: str | None = None):
     """Shade one of the two areas under a PR curve: average precision or trapezoids.
 
     ``kind="step"`` shades the average precision ``sum_n (R_n - R_{n-1}) P_n``: each
@@ -148,14 +126,8 @@ def plot_pr_areas(
         Labels 0/1 and scores; at least one positive.
     kind : {"step", "trapezoid"}
         Which area to shade.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
     title : str, optional
         Axes title; by default the name of the area and its value.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -169,8 +141,7 @@ def plot_pr_areas(
     c = pr_curve(y_true, y_score)
     x = np.r_[0.0, c.recall]
     p = np.r_[c.precision[0], c.precision]
-    if ax is None:
-        _, ax = new_axes()
+    ax = _axes(ax)
     if kind == "step":
         ax.fill_between(x, p, 0, step="pre", color=COLORS["shade"], lw=0, zorder=1)
         ax.step(x, p, where="pre", color=COLORS["curve"], lw=1.2, zorder=2)
@@ -185,16 +156,9 @@ def plot_pr_areas(
     return ax
 
 
-def plot_pr_interpolation(
-    recall_linear: Any,
-    precision_linear: Any,
-    recall_achievable: Any,
-    precision_achievable: Any,
-    *,
-    ax=None,
-    unit_square: bool = True,
-    title: str | None = None,
-):
+def plot_pr_interpolation(recall_linear: Any, precision_linear: Any, recall_achievable: Any,
+                          precision_achievable: Any, *, ax=None, unit_square: bool = True,
+                          title: str | None = None):
     """Compare straight lines between PR points with the achievable PR curve.
 
     The first pair of arrays are PR points joined by straight segments (dashed); the
@@ -208,16 +172,8 @@ def plot_pr_interpolation(
         Points joined by straight segments, by increasing recall.
     recall_achievable, precision_achievable : array-like
         The achievable curve, by increasing recall.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
     unit_square : bool
         Show the whole unit square; if False, zoom on the points (equal aspect).
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -231,8 +187,7 @@ def plot_pr_interpolation(
     pl = np.asarray(precision_linear, dtype=float)
     ra = np.asarray(recall_achievable, dtype=float)
     pa = np.asarray(precision_achievable, dtype=float)
-    if ax is None:
-        _, ax = new_axes()
+    ax = _axes(ax)
     lo, hi = max(rl[0], ra[0]), min(rl[-1], ra[-1])
     grid = np.union1d(rl, ra)
     grid = grid[(grid >= lo) & (grid <= hi)]
@@ -265,14 +220,6 @@ def plot_roc_curves(curves: Mapping[str, tuple[Any, Any]], *, ax=None,
     curves : mapping of str to (y_true, y_score)
         One curve per entry; the key names it in the legend. Different entries may
         have different labels (a thinned sample, say).
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -281,8 +228,7 @@ def plot_roc_curves(curves: Mapping[str, tuple[Any, Any]], *, ax=None,
     'a (AUC 0.750)'
     >>> plt.close(ax.get_figure())
     """
-    if ax is None:
-        _, ax = new_axes()
+    ax = _axes(ax)
     ax.plot([0, 1], [0, 1], ":", color=COLORS["grid"], lw=1, zorder=1)
     _draw_series(ax, curves, _roc_points, lambda y, s: f"AUC {roc_auc(y, s):.3f}", lw=1.8)
     _unit_square(ax, "FPR", "TPR")
@@ -302,14 +248,6 @@ def plot_pr_curves(curves: Mapping[str, tuple[Any, Any]], *, ax=None,
     ----------
     curves : mapping of str to (y_true, y_score)
         One curve per entry; the key names it in the legend.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -318,8 +256,7 @@ def plot_pr_curves(curves: Mapping[str, tuple[Any, Any]], *, ax=None,
     'a (AP 0.833)'
     >>> plt.close(ax.get_figure())
     """
-    if ax is None:
-        _, ax = new_axes()
+    ax = _axes(ax)
     _draw_series(ax, curves, _pr_points, _ap_text, lw=1.8)
     _unit_square(ax, "recall R", "precision P")
     _legend_below(ax)
@@ -327,13 +264,9 @@ def plot_pr_curves(curves: Mapping[str, tuple[Any, Any]], *, ax=None,
     return ax
 
 
-def plot_pr_unachievable(
-    positive_share: float,
-    curves: Mapping[str, tuple[Any, Any]] | None = None,
-    *,
-    ax=None,
-    title: str | None = None,
-):
+def plot_pr_unachievable(positive_share: float,
+                         curves: Mapping[str, tuple[Any, Any]] | None = None, *, ax=None,
+                         title: str | None = None):
     """Shade the unachievable region of PR space (Boyd et al., 2012), with PR curves.
 
     Below ``P = pi R / (pi R + 1 - pi)`` no ranking of a sample with a share ``pi`` of
@@ -346,14 +279,6 @@ def plot_pr_unachievable(
         The share of positives ``pi``.
     curves : mapping of str to (y_true, y_score), optional
         PR curves to draw over the region.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -365,8 +290,7 @@ def plot_pr_unachievable(
     from ..pr import min_pr_auc, min_precision
 
     area = min_pr_auc(positive_share=positive_share)
-    if ax is None:
-        _, ax = new_axes()
+    ax = _axes(ax)
     r = np.linspace(0, 1, 401)
     p = min_precision(r, positive_share=positive_share)
     ax.fill_between(r, 0, p, color=COLORS["grid"], alpha=0.45, lw=0, zorder=1,
@@ -393,14 +317,6 @@ def plot_prg_curves(curves: Mapping[str, tuple[Any, Any]], *, ax=None,
     ----------
     curves : mapping of str to (y_true, y_score)
         One curve per entry; the key names it in the legend.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -411,8 +327,7 @@ def plot_prg_curves(curves: Mapping[str, tuple[Any, Any]], *, ax=None,
     """
     from ..pr import precision_recall_gain_curve, prg_auc
 
-    if ax is None:
-        _, ax = new_axes()
+    ax = _axes(ax)
     ax.axhline(0, color=COLORS["grid"], lw=1, zorder=1)
     def points(y: Any, s: Any) -> tuple[Any, Any]:
         c = precision_recall_gain_curve(y, s)

@@ -11,7 +11,7 @@ import matplotlib.pyplot as plt  # noqa: F401 (the doctests close their figures)
 import numpy as np
 
 from ..roc import pair_matrix, roc_point, roc_steps
-from ._style import COLORS, _finish, _no_spines, _unit_square, new_axes
+from ._style import COLORS, _axes, _finish, _no_spines, _unit_square
 
 __all__ = ["plot_roc_grid", "plot_roc_mixture", "plot_iso_performance"]
 
@@ -19,19 +19,10 @@ def _frac_label(x: Fraction) -> str:
     return str(x) if x.denominator != 1 else str(x.numerator)
 
 
-def plot_roc_grid(
-    y_true: Any,
-    y_score: Any,
-    *,
-    ids: Sequence | None = None,
-    ax=None,
-    show_ids: bool = True,
-    number_steps: bool = False,
-    shade: bool = False,
-    cell_values: bool = False,
-    threshold: float | None = None,
-    title: str | None = None,
-):
+def plot_roc_grid(y_true: Any, y_score: Any, *, ids: Sequence | None = None, ax=None,
+                  show_ids: bool = True, number_steps: bool = False, shade: bool = False,
+                  cell_values: bool = False, threshold: float | None = None,
+                  title: str | None = None):
     """Draw the ROC curve as a path on the ``m1 x m0`` grid (source D, figs. XA.1-XA.4).
 
     One step per group of equal scores: up by ``k1/m1`` and right by ``k0/m0``. A group
@@ -43,8 +34,6 @@ def plot_roc_grid(
         Labels 0/1 and scores; both classes must be present.
     ids : sequence of length n, optional
         Names of the objects (default 1..n, as in the book's tables).
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
     show_ids : bool
         Label the columns by the negatives and the rows by the positives, in decreasing
         score order (fig. XA.3).
@@ -57,12 +46,6 @@ def plot_roc_grid(
         Write in each cell the value of its pair: 1, 1/2 or 0 (from :func:`pair_matrix`).
     threshold : float, optional
         Mark the grid node of the rule ``[score >= threshold]`` (fig. XA.4).
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -76,8 +59,7 @@ def plot_roc_grid(
     steps = roc_steps(y_true, y_score, ids=names)
     m1 = sum(st.k1 for st in steps)
     m0 = sum(st.k0 for st in steps)
-    if ax is None:
-        _, ax = new_axes()
+    ax = _axes(ax)
 
     for i in range(m0 + 1):
         ax.plot([i / m0, i / m0], [0, 1], color=COLORS["grid"], lw=0.6, zorder=1)
@@ -138,17 +120,9 @@ def plot_roc_grid(
     return _finish(ax, title)
 
 
-def plot_roc_mixture(
-    y_true: Any,
-    y_score: Any,
-    threshold_a: float,
-    threshold_b: float,
-    *,
-    q: float,
-    simulated: tuple[float, float] | None = None,
-    ax=None,
-    title: str | None = None,
-):
+def plot_roc_mixture(y_true: Any, y_score: Any, threshold_a: float, threshold_b: float, *,
+                     q: float, simulated: tuple[float, float] | None = None, ax=None,
+                     title: str | None = None):
     """Draw a ROC path with its convex hull and a randomized rule between two nodes.
 
     The path is drawn on its grid (:func:`plot_roc_grid`), the hull dashed, the nodes
@@ -166,14 +140,6 @@ def plot_roc_mixture(
         Probability of using ``threshold_a``.
     simulated : (float, float), optional
         Mean ``(FPR, TPR)`` of simulated draws, marked with a cross.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -206,15 +172,9 @@ def plot_roc_mixture(
     return ax
 
 
-def plot_iso_performance(
-    fpr: Any,
-    tpr: Any,
-    slopes: Sequence[float],
-    *,
-    labels: Sequence[str] | None = None,
-    ax=None,
-    title: str | None = None,
-):
+def plot_iso_performance(fpr: Any, tpr: Any, slopes: Sequence[float], *,
+                         labels: Sequence[str] | None = None, ax=None,
+                         title: str | None = None):
     """Draw a ROC curve, its convex hull and, for each slope, the highest
     iso-performance line that still meets the curve, with the point it touches.
 
@@ -226,14 +186,6 @@ def plot_iso_performance(
         Slopes of the iso-performance lines (non-negative).
     labels : sequence of str, optional
         A legend entry per slope (default ``"slope S"``).
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -249,8 +201,7 @@ def plot_iso_performance(
     names = [f"slope {s:g}" for s in slopes] if labels is None else list(labels)
     if len(names) != len(slopes):
         raise ValueError(f"{len(names)} labels for {len(slopes)} slopes")
-    if ax is None:
-        _, ax = new_axes()
+    ax = _axes(ax)
     h = roc_convex_hull(f, t)
     ax.plot([0, 1], [0, 1], ":", color=COLORS["grid"], lw=1, zorder=1)
     ax.plot(f, t, color=COLORS["curve"], lw=1.8, zorder=2, label="ROC curve")

@@ -18,7 +18,7 @@ import matplotlib.pyplot as plt  # noqa: F401 (the doctests close their figures)
 import numpy as np
 
 from ._kinds import curve_kind
-from ._style import COLORS, _finish, new_axes
+from ._style import COLORS, _axes, _finish
 from .models import SHARE_STYLES, _number, plot_model_curve, plot_score_densities
 
 __all__ = [
@@ -48,14 +48,6 @@ def plot_sample_histogram(model, y_true: Any, y_score: Any, *, bins: int = 20, a
         Labels 0/1 and scores of the sample.
     bins : int
         Number of equal bins over the support.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -68,8 +60,7 @@ def plot_sample_histogram(model, y_true: Any, y_score: Any, *, bins: int = 20, a
     """
     y = np.asarray(y_true).astype(bool)
     s = np.asarray(y_score, dtype=float)
-    if ax is None:
-        _, ax = new_axes(size=4.2)
+    ax = _axes(ax, size=4.2)
     plot_score_densities(model, ax=ax)
     lo, hi = (float(v) for v in model.support)
     edges = np.linspace(lo, hi, bins + 1)
@@ -109,18 +100,10 @@ def plot_empirical_curves(model, samples: Sequence[tuple[Any, Any]], *, kind: st
     pi : number, optional
         The share of positives of the exact curve (not used for ROC). By default the
         share of positives in the first sample, as a fraction.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
-    title : str, optional
-        Axes title.
     max_points : int
         An empirical curve with more vertices is drawn through ``max_points`` of them,
         evenly spread and including both ends (at the size of a figure the difference
         does not show, and the stored figure stays small).
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -136,8 +119,7 @@ def plot_empirical_curves(model, samples: Sequence[tuple[Any, Any]], *, kind: st
     info = curve_kind(kind)
     if not samples:
         raise ValueError("samples is empty: give at least one (y_true, y_score) pair")
-    if ax is None:
-        _, ax = new_axes(size=4.2)
+    ax = _axes(ax, size=4.2)
     if pi is None:
         y0 = np.asarray(samples[0][0])
         pi = Fraction(int(np.count_nonzero(y0)), y0.size)
@@ -177,14 +159,8 @@ def plot_auc_spread(sizes: Sequence[int], values: Sequence[Any], *, truth: float
     sd : callable, optional
         ``sd(n)`` the standard deviation of an estimate from a sample of size ``n``
         (vectorised); the band ``truth -+ 1.96 sd(n)`` is drawn between the sizes.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
     xlabel, ylabel, title : str
         Axis labels and title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -195,8 +171,7 @@ def plot_auc_spread(sizes: Sequence[int], values: Sequence[Any], *, truth: float
     """
     if len(sizes) != len(values):
         raise ValueError(f"sizes and values differ in length: {len(sizes)} and {len(values)}")
-    if ax is None:
-        _, ax = new_axes(size=4.2)
+    ax = _axes(ax, size=4.2)
     for k, (n, v) in enumerate(zip(sizes, values)):
         v = np.asarray(v, dtype=float)
         x = n * 10.0 ** np.linspace(-0.09, 0.09, v.size) if v.size > 1 else np.array([n])
@@ -248,10 +223,6 @@ def plot_mean_sd(x: Sequence[float], series: Mapping[str, tuple], *, bars: bool 
     xlabel, ylabel, title : str, optional
         Set only when given.
 
-    Returns
-    -------
-    matplotlib Axes
-
     Examples
     --------
     >>> ax = plot_mean_sd([1, 2], {"a": ([0.5, 0.6], [0.1, 0.05], 0.55)})
@@ -259,8 +230,7 @@ def plot_mean_sd(x: Sequence[float], series: Mapping[str, tuple], *, bars: bool 
     [[0.5, 0.6], [0.55, 0.55]]
     >>> plt.close(ax.get_figure())
     """
-    if ax is None:
-        _, ax = new_axes(size=4.2)
+    ax = _axes(ax, size=4.2)
     xs = np.asarray(x, dtype=float)
     for k, (name, entry) in enumerate(series.items()):
         mean, sd = (np.asarray(v, dtype=float) for v in entry[:2])
@@ -302,14 +272,8 @@ def plot_intervals(lows: Any, highs: Any, truth: float, *, estimates: Any = None
         The true value: a vertical line.
     estimates : array-like of shape (k,), optional
         The point estimates, drawn as dots.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
     xlabel, title : str
         Axis label and title.
-
-    Returns
-    -------
-    matplotlib Axes
 
     Examples
     --------
@@ -322,8 +286,7 @@ def plot_intervals(lows: Any, highs: Any, truth: float, *, estimates: Any = None
     highs = np.asarray(highs, dtype=float)
     if lows.shape != highs.shape or lows.ndim != 1:
         raise ValueError("lows and highs must be 1-d arrays of the same length")
-    if ax is None:
-        _, ax = new_axes(size=4.2)
+    ax = _axes(ax, size=4.2)
     rows = np.arange(1, lows.size + 1)
     covers = (lows <= truth) & (truth <= highs)
     for mask, color, name, lw in ((covers, COLORS["curve"], "covers", 1.3),
