@@ -212,14 +212,8 @@ def per_class_counts(matrix: Any) -> ClassCounts:
     return ClassCounts(tp, fp, fn, m.sum() - tp - fp - fn)
 
 
-def _resolve(
-    y_true: Any,
-    y_pred: Any,
-    matrix: Any,
-    labels: Any,
-    sample_weight: Any,
-    binary: bool = False,
-) -> np.ndarray:
+def _resolve(y_true: Any, y_pred: Any, matrix: Any, labels: Any, sample_weight: Any,
+             binary: bool = False) -> np.ndarray:
     """The float64 confusion matrix from labels or from ``matrix=``.
 
     With ``binary=True`` the matrix is 2 x 2 with the positive class second: labels 0/1
@@ -287,14 +281,8 @@ def _check_average(average: Any) -> None:
         )
 
 
-def _rate(
-    labelled: tuple[Any, Any, Any, Any, Any],
-    average: Any,
-    num_of: Any,
-    den_of: Any,
-    what: str,
-    per: str,
-) -> float | np.ndarray:
+def _rate(labelled: tuple[Any, Any, Any, Any, Any], average: Any, num_of: Any, den_of: Any,
+          what: str, per: str) -> float | np.ndarray:
     """The per-class ratio ``num_of(c) / den_of(c)`` of the public rate metrics
     (precision, recall, specificity, F-beta), from their ``(y_true, y_pred, matrix,
     labels, sample_weight)`` and ``average``: checked, resolved and averaged (see the
@@ -315,14 +303,8 @@ def _rate(
     return float(_divide(np.dot(support, values), support.sum(), what, "true samples", 4))
 
 
-def accuracy(
-    y_true: Any = None,
-    y_pred: Any = None,
-    *,
-    matrix: Any = None,
-    labels: Any = None,
-    sample_weight: Any = None,
-) -> float:
+def accuracy(y_true: Any = None, y_pred: Any = None, *, matrix: Any = None, labels: Any = None,
+             sample_weight: Any = None) -> float:
     """Share of correct answers: the trace of the confusion matrix over its total.
 
     Parameters
@@ -352,15 +334,9 @@ def accuracy(
     return float(_divide(np.trace(m), m.sum(), "accuracy", "samples"))
 
 
-def precision(
-    y_true: Any = None,
-    y_pred: Any = None,
-    *,
-    matrix: Any = None,
-    labels: Any = None,
-    sample_weight: Any = None,
-    average: str | None = "binary",
-) -> float | np.ndarray:
+def precision(y_true: Any = None, y_pred: Any = None, *, matrix: Any = None,
+              labels: Any = None, sample_weight: Any = None,
+              average: str | None = "binary") -> float | np.ndarray:
     """Precision ``tp / (tp + fp)``: the share of true positives among the predicted.
 
     Parameters
@@ -392,15 +368,8 @@ def precision(
                  lambda c: c.tp, lambda c: c.tp + c.fp, "precision", "predicted samples")
 
 
-def recall(
-    y_true: Any = None,
-    y_pred: Any = None,
-    *,
-    matrix: Any = None,
-    labels: Any = None,
-    sample_weight: Any = None,
-    average: str | None = "binary",
-) -> float | np.ndarray:
+def recall(y_true: Any = None, y_pred: Any = None, *, matrix: Any = None, labels: Any = None,
+           sample_weight: Any = None, average: str | None = "binary") -> float | np.ndarray:
     """Recall (sensitivity, TPR) ``tp / (tp + fn)``: the share of a class that is found.
 
     Parameters are those of :func:`precision`.
@@ -432,15 +401,9 @@ def recall(
                  lambda c: c.tp, lambda c: c.tp + c.fn, "recall", "true samples")
 
 
-def specificity(
-    y_true: Any = None,
-    y_pred: Any = None,
-    *,
-    matrix: Any = None,
-    labels: Any = None,
-    sample_weight: Any = None,
-    average: str | None = "binary",
-) -> float | np.ndarray:
+def specificity(y_true: Any = None, y_pred: Any = None, *, matrix: Any = None,
+                labels: Any = None, sample_weight: Any = None,
+                average: str | None = "binary") -> float | np.ndarray:
     """Specificity (TNR) ``tn / (tn + fp)``: the share of the other classes kept out.
 
     Parameters are those of :func:`precision`; ``"weighted"`` weighs classes by their
@@ -463,16 +426,9 @@ def specificity(
                  lambda c: c.tn, lambda c: c.tn + c.fp, "specificity", "negative samples")
 
 
-def f_beta(
-    y_true: Any = None,
-    y_pred: Any = None,
-    *,
-    matrix: Any = None,
-    labels: Any = None,
-    sample_weight: Any = None,
-    beta: float = 1.0,
-    average: str | None = "binary",
-) -> float | np.ndarray:
+def f_beta(y_true: Any = None, y_pred: Any = None, *, matrix: Any = None, labels: Any = None,
+           sample_weight: Any = None, beta: float = 1.0,
+           average: str | None = "binary") -> float | np.ndarray:
     """F-beta score, the weighted harmonic mean of precision P and recall R.
 
     ``F = (1 + b^2) P R / (b^2 P + R) = (1 + b^2) tp / ((1 + b^2) tp + b^2 fn + fp)``;
@@ -513,14 +469,8 @@ def f_beta(
                  "the F-score", "true or predicted samples")
 
 
-def balanced_accuracy(
-    y_true: Any = None,
-    y_pred: Any = None,
-    *,
-    matrix: Any = None,
-    labels: Any = None,
-    sample_weight: Any = None,
-) -> float:
+def balanced_accuracy(y_true: Any = None, y_pred: Any = None, *, matrix: Any = None,
+                      labels: Any = None, sample_weight: Any = None) -> float:
     """Balanced accuracy: the mean recall over the classes present in ``y_true``.
 
     For two classes ``(TPR + TNR) / 2``. A class with no true objects (a row of zeros:
@@ -553,14 +503,8 @@ def balanced_accuracy(
     return float(np.mean(np.diagonal(m)[present] / support[present]))
 
 
-def mcc(
-    y_true: Any = None,
-    y_pred: Any = None,
-    *,
-    matrix: Any = None,
-    labels: Any = None,
-    sample_weight: Any = None,
-) -> float:
+def mcc(y_true: Any = None, y_pred: Any = None, *, matrix: Any = None, labels: Any = None,
+        sample_weight: Any = None) -> float:
     """Matthews correlation coefficient; for k classes Gorodkin's R_K.
 
     Binary: ``(TP TN - FP FN) / sqrt((TP + FP)(TP + FN)(TN + FP)(TN + FN))``. With
@@ -591,14 +535,8 @@ def mcc(
     return float(_divide(cov_tp, np.sqrt(cov_tt * cov_pp), "MCC", "two classes present"))
 
 
-def chance_agreement(
-    y_true: Any = None,
-    y_pred: Any = None,
-    *,
-    matrix: Any = None,
-    labels: Any = None,
-    sample_weight: Any = None,
-) -> float:
+def chance_agreement(y_true: Any = None, y_pred: Any = None, *, matrix: Any = None,
+                     labels: Any = None, sample_weight: Any = None) -> float:
     """Expected agreement of two independent raters with the same marginals (``p_e``).
 
     ``p_e = sum_k (row_k / n)(col_k / n)``: the accuracy of a random answer with the
@@ -616,14 +554,8 @@ def chance_agreement(
     return float(_divide(np.dot(m.sum(axis=1), m.sum(axis=0)), n * n, "p_e", "samples"))
 
 
-def cohen_kappa(
-    rater_a: Any = None,
-    rater_b: Any = None,
-    *,
-    matrix: Any = None,
-    labels: Any = None,
-    sample_weight: Any = None,
-) -> float:
+def cohen_kappa(rater_a: Any = None, rater_b: Any = None, *, matrix: Any = None,
+                labels: Any = None, sample_weight: Any = None) -> float:
     """Cohen's kappa ``(p_0 - p_e) / (1 - p_e)``: agreement corrected for chance.
 
     ``p_0`` is the observed agreement (:func:`accuracy`) and ``p_e`` the agreement

@@ -242,8 +242,7 @@ def roc_point_to_cost_line(fpr: float, tpr: float) -> CostLine:
     >>> roc_point_to_cost_line(0.25, 0.5)
     CostLine(slope=0.25, intercept=0.25)
     """
-    f = float(_unit(fpr, "fpr"))
-    t = float(_unit(tpr, "tpr"))
+    f, t = float(_unit(fpr, "fpr")), float(_unit(tpr, "tpr"))
     return CostLine(1 - t - f, f)
 
 
@@ -260,8 +259,7 @@ def cost_line_to_roc_point(slope: float, intercept: float) -> RocPoint:
     >>> cost_line_to_roc_point(0.25, 0.25)
     RocPoint(fpr=0.25, tpr=0.5)
     """
-    a = float(_real(slope, "slope"))
-    b = float(_real(intercept, "intercept"))
+    a, b = float(_real(slope, "slope")), float(_real(intercept, "intercept"))
     f, t = b, 1 - (a + b)
     if not (0 <= f <= 1 and 0 <= t <= 1):
         raise ValueError(
@@ -496,12 +494,7 @@ def cost_difference(curve_a: Any, curve_b: Any, pcf: Any) -> float | np.ndarray:
     curve_a, curve_b : ROC curves
         As in :func:`vertical_average`.
     pcf : float or array-like in [0, 1]
-        Operating conditions.
-
-    Returns
-    -------
-    float or numpy.ndarray
-        A float for a scalar ``pcf``.
+        Operating conditions; a float ``pcf`` gives a float, as in :func:`cost_curve`.
 
     Examples
     --------

@@ -272,17 +272,11 @@ class ThresholdExplorer:
         return self.to_html()
 
 
-def threshold_explorer(
-    y_true: Any,
-    y_score: Any,
-    *,
-    sample_weight: Any = None,
-    curves: Sequence[str] = ("roc", "pr", "gain"),
-    costs: tuple[float, float] | None = None,
-    threshold: float | None = None,
-    max_thresholds: int = 300,
-    title: str | None = None,
-) -> ThresholdExplorer:
+def threshold_explorer(y_true: Any, y_score: Any, *, sample_weight: Any = None,
+                       curves: Sequence[str] = ("roc", "pr", "gain"),
+                       costs: tuple[float, float] | None = None,
+                       threshold: float | None = None, max_thresholds: int = 300,
+                       title: str | None = None) -> ThresholdExplorer:
     """An interactive threshold explorer for one scored sample.
 
     Parameters

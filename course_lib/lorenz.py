@@ -242,15 +242,9 @@ def _check_target(y_true: Any, regression: Any, stacklevel: int) -> np.ndarray:
     return t
 
 
-def _validate(
-    y_true: Any,
-    y_score: Any,
-    sample_weight: Any,
-    regression: Any,
-    *,
-    stacklevel: int = 3,
-    scale: bool = True,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+def _validate(y_true: Any, y_score: Any, sample_weight: Any, regression: Any, *,
+              stacklevel: int = 3,
+              scale: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     t = _check_target(y_true, regression, stacklevel + 1)
     s = check_scores(y_score, on_inexact="keep")
     if t.size != s.size:
@@ -395,14 +389,8 @@ def _numerator_and_total(
     return _area_numerator(weight, mass), 2 * weight.sum() * mass.sum()
 
 
-def gini_unnormalized(
-    y_true: Any,
-    y_score: Any,
-    *,
-    sample_weight: Any = None,
-    exact: bool = False,
-    regression: bool | None = None,
-) -> float | Fraction:
+def gini_unnormalized(y_true: Any, y_score: Any, *, sample_weight: Any = None,
+                      exact: bool = False, regression: bool | None = None) -> float | Fraction:
     """Area between the CAP curve and the diagonal (G's "Gini of the model").
 
     Its value for the perfect ranking, ``gini_unnormalized(y_true, y_true)``, depends
@@ -448,32 +436,15 @@ def gini_unnormalized(
     return _ratio(num, total, exact)
 
 
-def gini_normalized(
-    y_true: Any,
-    y_score: Any,
-    *,
-    sample_weight: Any = None,
-    exact: bool = False,
-    regression: bool | None = None,
-) -> float | Fraction:
+def gini_normalized(y_true: Any, y_score: Any, *, sample_weight: Any = None,
+                    exact: bool = False, regression: bool | None = None) -> float | Fraction:
     """Normalized Gini: area between CAP curve and diagonal over that of the perfect model.
 
     The perfect model ranks by the target itself. For 0/1 labels the result equals
     ``2 AUC - 1`` exactly (ties counting 1/2 in the AUC, a diagonal step in the CAP
     curve); for a non-negative target it is D's regression Gini.
 
-    Parameters
-    ----------
-    y_true : array-like of shape (n,)
-        Labels 0/1 or bool, or a non-negative real target.
-    y_score : array-like of shape (n,)
-        Scores.
-    sample_weight : array-like of shape (n,), optional
-        Non-negative weights.
-    exact : bool, default False
-        Return a :class:`fractions.Fraction`; needs integer targets and weights.
-    regression : bool, optional
-        How ``y_true`` is read, as in :func:`cap_curve`.
+    Parameters are those of :func:`gini_unnormalized`.
 
     Returns
     -------

@@ -112,14 +112,8 @@ def _label_list(labels: Any) -> list:
     return out
 
 
-def _prepare(
-    y_true: Any,
-    y_score: Any,
-    labels: Any,
-    sample_weight: Any,
-    exact: Any,
-    probabilities: Any,
-) -> _Prepared:
+def _prepare(y_true: Any, y_score: Any, labels: Any, sample_weight: Any, exact: Any,
+             probabilities: Any) -> _Prepared:
     """Validate every argument; return class codes, float scores, weights, class totals."""
     exact = check_flag(exact, "exact")
     probabilities = check_flag(probabilities, "probabilities")
@@ -212,37 +206,17 @@ def _ovr_areas(p: _Prepared, exact: bool) -> list:
 
 
 @overload
-def ovr_auc(
-    y_true: Any,
-    y_score: Any,
-    *,
-    average: None,
-    labels: Any = None,
-    sample_weight: Any = None,
-    exact: bool = False,
-    probabilities: bool = True,
-) -> np.ndarray: ...
+def ovr_auc(y_true: Any, y_score: Any, *, average: None, labels: Any = None,
+            sample_weight: Any = None, exact: bool = False,
+            probabilities: bool = True) -> np.ndarray: ...
 @overload
-def ovr_auc(
-    y_true: Any,
-    y_score: Any,
-    *,
-    average: Literal["macro", "weighted", "micro"] = "macro",
-    labels: Any = None,
-    sample_weight: Any = None,
-    exact: bool = False,
-    probabilities: bool = True,
-) -> float | Fraction: ...
-def ovr_auc(
-    y_true: Any,
-    y_score: Any,
-    *,
-    average: str | None = "macro",
-    labels: Any = None,
-    sample_weight: Any = None,
-    exact: bool = False,
-    probabilities: bool = True,
-) -> float | Fraction | np.ndarray:
+def ovr_auc(y_true: Any, y_score: Any, *,
+            average: Literal["macro", "weighted", "micro"] = "macro", labels: Any = None,
+            sample_weight: Any = None, exact: bool = False,
+            probabilities: bool = True) -> float | Fraction: ...
+def ovr_auc(y_true: Any, y_score: Any, *, average: str | None = "macro", labels: Any = None,
+            sample_weight: Any = None, exact: bool = False,
+            probabilities: bool = True) -> float | Fraction | np.ndarray:
     """One-vs-rest AUC: each class against all the others, then averaged.
 
     Parameters
@@ -330,15 +304,8 @@ def _pairwise(p: _Prepared, exact: bool) -> PairwiseAuc:
     return PairwiseAuc(p.labels, directed, averaged, p.totals.copy())
 
 
-def pairwise_auc(
-    y_true: Any,
-    y_score: Any,
-    *,
-    labels: Any = None,
-    sample_weight: Any = None,
-    exact: bool = False,
-    probabilities: bool = True,
-) -> PairwiseAuc:
+def pairwise_auc(y_true: Any, y_score: Any, *, labels: Any = None, sample_weight: Any = None,
+                 exact: bool = False, probabilities: bool = True) -> PairwiseAuc:
     """Hand and Till's table: ``A(i|j)`` and ``A(i, j)`` for every pair of classes.
 
     Parameters
@@ -371,16 +338,9 @@ def pairwise_auc(
     return _pairwise(p, exact)
 
 
-def ovo_auc(
-    y_true: Any,
-    y_score: Any,
-    *,
-    average: str = "macro",
-    labels: Any = None,
-    sample_weight: Any = None,
-    exact: bool = False,
-    probabilities: bool = True,
-) -> float | Fraction:
+def ovo_auc(y_true: Any, y_score: Any, *, average: str = "macro", labels: Any = None,
+            sample_weight: Any = None, exact: bool = False,
+            probabilities: bool = True) -> float | Fraction:
     """One-vs-one AUC: Hand and Till's ``M`` (``"macro"``) or its weighted version.
 
     Parameters
@@ -426,14 +386,8 @@ def ovo_auc(
     return _mean(values, weights, exact)
 
 
-def ovr_roc_curves(
-    y_true: Any,
-    y_score: Any,
-    *,
-    labels: Any = None,
-    sample_weight: Any = None,
-    probabilities: bool = True,
-) -> dict[Any, RocCurve]:
+def ovr_roc_curves(y_true: Any, y_score: Any, *, labels: Any = None, sample_weight: Any = None,
+                   probabilities: bool = True) -> dict[Any, RocCurve]:
     """The one-vs-rest ROC curve of every class, keyed by class label.
 
     Parameters

@@ -144,14 +144,7 @@ def soft_auc_gradient(
     push is largest for the pairs near a tie, where the sigmoid is steepest. The
     entries add up to zero (adding a constant to every score changes nothing).
 
-    Parameters
-    ----------
-    y_true, y_score : array-like of shape (n,)
-        Labels 0/1 or bool, and scores.
-    beta : float, default 1.0
-        Steepness of the sigmoid, positive and finite.
-    sample_weight : array-like of shape (n,), optional
-        Non-negative weights; the pair ``(i, j)`` weighs ``w_i w_j``.
+    Parameters are those of :func:`soft_auc`.
 
     Returns
     -------

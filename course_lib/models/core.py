@@ -86,14 +86,8 @@ class ModelBase:
     pi = PI
     u = U
 
-    def __init__(
-        self,
-        p0: Any,
-        p1: Any,
-        *,
-        support: tuple[Any, Any] = (0, 1),
-        symbol: sympy.Symbol | None = None,
-    ) -> None:
+    def __init__(self, p0: Any, p1: Any, *, support: tuple[Any, Any] = (0, 1),
+                 symbol: sympy.Symbol | None = None) -> None:
         p0, p1 = sympy.sympify(p0), sympy.sympify(p1)
         free = p0.free_symbols | p1.free_symbols
         if symbol is None:

@@ -215,15 +215,8 @@ def _resolve(name: str, columns: list[str], what: str) -> str:
     return matches[0]
 
 
-def relation(
-    source: str,
-    *,
-    label: str,
-    score: str,
-    weight: str | None = None,
-    dialect: str | Dialect = "duckdb",
-    columns: list[str] | None = None,
-) -> Relation:
+def relation(source: str, *, label: str, score: str, weight: str | None = None,
+             dialect: str | Dialect = "duckdb", columns: list[str] | None = None) -> Relation:
     """Validate and quote a source and its columns for the ``*_sql`` functions.
 
     Parameters
