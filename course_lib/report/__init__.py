@@ -68,16 +68,9 @@ class Report:
         return f"Report(scores: {names}; {self.data['summary']['used']} rows used)"
 
 
-def make_engine(
-    kind: str | Engine,
-    data: Any,
-    *,
-    label: str,
-    scores: str | Sequence[str],
-    weight: str | None = None,
-    by: str | None = None,
-    pos_label: Any = None,
-) -> Engine:
+def make_engine(kind: str | Engine, data: Any, *, label: str, scores: str | Sequence[str],
+                weight: str | None = None, by: str | None = None,
+                pos_label: Any = None) -> Engine:
     """The engine ``kind`` ("memory", "duckdb", "spark") over ``data``.
 
     Every engine class takes ``(data, *, label, scores, weight, by, pos_label)``; the
@@ -109,24 +102,12 @@ def make_engine(
     return engine
 
 
-def report(
-    data: Any,
-    *,
-    label: str,
-    scores: str | Sequence[str],
-    weight: str | None = None,
-    by: str | None = None,
-    baseline: Any = None,
-    engine: str | Engine = "memory",
-    pos_label: Any = None,
-    max_fpr: Any = 0.1,
-    costs: Any = None,
-    top: Any = (1, 5, 10, 20),
-    level: float = 0.95,
-    chunk: int = CHUNK,
-    command: str | Sequence[str] | None = None,
-    progress: Callable[[str], None] | None = None,
-) -> Report:
+def report(data: Any, *, label: str, scores: str | Sequence[str], weight: str | None = None,
+           by: str | None = None, baseline: Any = None, engine: str | Engine = "memory",
+           pos_label: Any = None, max_fpr: Any = 0.1, costs: Any = None,
+           top: Any = (1, 5, 10, 20), level: float = 0.95, chunk: int = CHUNK,
+           command: str | Sequence[str] | None = None,
+           progress: Callable[[str], None] | None = None) -> Report:
     """The validation report of one or more score columns.
 
     Parameters

@@ -206,16 +206,8 @@ class SqlEngine:
 
     # ------------------------------------------------------------------- validation
 
-    def _prepare(
-        self,
-        view: str,
-        *,
-        label: str,
-        scores: str | Sequence[str],
-        weight: str | None,
-        by: str | None,
-        pos_label: Any,
-    ) -> None:
+    def _prepare(self, view: str, *, label: str, scores: str | Sequence[str],
+                 weight: str | None, by: str | None, pos_label: Any) -> None:
         """Check the columns and the data, and build the SQL of the rows used."""
         names = score_names(scores)
         self.scores = names
@@ -538,20 +530,10 @@ class DuckDBEngine(SqlEngine):
 
     dialect = DUCKDB
 
-    def __init__(
-        self,
-        data: Any,
-        *,
-        label: str,
-        scores: str | Sequence[str],
-        weight: str | None = None,
-        by: str | None = None,
-        pos_label: Any = None,
-        connection: Any = None,
-        memory_limit: str | None = DEFAULT_MEMORY_LIMIT,
-        temp_directory: str | None = None,
-        threads: int | None = None,
-    ) -> None:
+    def __init__(self, data: Any, *, label: str, scores: str | Sequence[str],
+                 weight: str | None = None, by: str | None = None, pos_label: Any = None,
+                 connection: Any = None, memory_limit: str | None = DEFAULT_MEMORY_LIMIT,
+                 temp_directory: str | None = None, threads: int | None = None) -> None:
         import duckdb
 
         self._duckdb = duckdb

@@ -172,14 +172,8 @@ def _ci(pair: Any, digits: int = 4) -> str:
 # --- building blocks -----------------------------------------------------------------
 
 
-def _table(
-    head: Sequence[str],
-    rows: Iterable[Sequence[str]],
-    *,
-    cls: str = "",
-    caption: str = "",
-    text: Iterable[int] = (),
-) -> str:
+def _table(head: Sequence[str], rows: Iterable[Sequence[str]], *, cls: str = "",
+           caption: str = "", text: Iterable[int] = ()) -> str:
     """A table in a box that scrolls sideways on its own (never the page).
 
     The first column labels the rows; the columns in ``text`` hold text (left-aligned),
@@ -205,6 +199,11 @@ def _table(
         out.append("<tr>" + "".join(cells) + "</tr>")
     out.append("</tbody></table></div>")
     return "".join(out)
+
+
+def _section(ident: str, heading: str, body: str) -> str:
+    """A section of the page, ``<section id="ident">``, headed ``heading`` (HTML)."""
+    return f'<section id="{ident}"><h2>{heading}</h2>{body}</section>'
 
 
 class _Figures:
@@ -333,9 +332,7 @@ def _summary(report: Mapping[str, Any], book: _Book) -> str:
         )
     notes += [f"<li>{escape(str(n))}</li>" for n in report.get("notes") or []]
     note = f'<ul class="notes">{"".join(notes)}</ul>' if notes else ""
-    return (
-        f'<section id="summary"><h2>Data</h2><div class="two-col">{table}{score_table}</div>{note}</section>'
-    )
+    return _section("summary", "Data", f'<div class="two-col">{table}{score_table}</div>{note}')
 
 
 _METRIC_ROWS: list[tuple[str, str, str]] = [
@@ -403,10 +400,7 @@ def _metrics(report: Mapping[str, Any], book: _Book) -> str:
         "see its exact fraction). The intervals are DeLong's, from the same counts. Each "
         "metric's name links to the section of the book that explains it.</p>"
     )
-    return (
-        f'<section id="metrics"><h2>Metrics</h2><div class="cards">{"".join(cards)}</div>'
-        f"{intro}{table}</section>"
-    )
+    return _section("metrics", "Metrics", f'<div class="cards">{"".join(cards)}</div>{intro}{table}')
 
 
 def _comparison(report: Mapping[str, Any], book: _Book) -> str:
@@ -415,22 +409,13 @@ def _comparison(report: Mapping[str, Any], book: _Book) -> str:
         return ""
     rows = []
     for c in comparison:
-        rows.append(
-            [
-                f"<code>{escape(str(c.get('a')))}</code> − <code>{escape(str(c.get('b')))}</code>",
-                _fmt(c.get("auc_difference")),
-                _ci(c.get("ci")),
-                _fmt(c.get("z"), 3),
-                _p_value(c.get("p_value")),
-            ]
-        )
+        rows.append([f"<code>{escape(str(c.get('a')))}</code> − <code>{escape(str(c.get('b')))}</code>",
+                     _fmt(c.get("auc_difference")), _ci(c.get("ci")), _fmt(c.get("z"), 3),
+                     _p_value(c.get("p_value"))])
     table = _table(["AUC difference", "Difference", "95 % interval", "z", "p-value"], rows, cls="comparison")
-    return (
-        f'<section id="comparison"><h2>Comparison</h2><p>The '
-        f"{book.link('comparison', 'paired DeLong test')} of the difference of the AUCs "
-        f"on the same rows (the correlation of the two scores is taken into account).</p>"
-        f"{table}</section>"
-    )
+    return _section("comparison", "Comparison", (
+        f"<p>The {book.link('comparison', 'paired DeLong test')} of the difference of the AUCs "
+        f"on the same rows (the correlation of the two scores is taken into account).</p>{table}"))
 
 
 def _figures(report: Mapping[str, Any], book: _Book, figs: _Figures) -> str:
@@ -624,7 +609,7 @@ def _figures(report: Mapping[str, Any], book: _Book, figs: _Figures) -> str:
             square=True,
             legend="top left",
         ))
-    return f'<section id="figures"><h2>Figures</h2><div class="figure-grid">{"".join(out)}</div></section>'
+    return _section("figures", "Figures", f'<div class="figure-grid">{"".join(out)}</div>')
 
 
 _GAINS_COLUMNS: list[tuple[str, str, str]] = [
@@ -683,23 +668,15 @@ def _gains(report: Mapping[str, Any], book: _Book) -> str:
                 else:
                     cells.append(_fmt(v, 4))
             body.append(cells)
-        parts.append(
-            _table(
-                head,
-                body,
-                cls="gains",
-                caption=f"<code>{escape(name)}</code>: ten bins of rows by decreasing score; "
-                "percentages in %; every column of the table is in the JSON.",
-            )
-        )
+        parts.append(_table(head, body, cls="gains",
+                            caption=f"<code>{escape(name)}</code>: ten bins of rows by decreasing "
+                            "score; percentages in %; every column of the table is in the JSON."))
     if not parts:
         return ""
-    return (
-        f'<section id="gains"><h2>{book.link("gains_table", "Gains table")}</h2>'
+    return _section("gains", book.link("gains_table", "Gains table"), (
         f"<p>Tied scores are never split between two bins "
         f"({book.link('gains_ties', 'why')}), so a bin may hold more or fewer than a tenth "
-        f"of the rows.</p>{''.join(parts)}</section>"
-    )
+        f"of the rows.</p>{''.join(parts)}"))
 
 
 _POINT_NAMES = {"youden": "Youden's J", "ks": "KS point", "cost": "Cost-optimal"}
@@ -727,29 +704,13 @@ def _operating_points(report: Mapping[str, Any], book: _Book) -> str:
             tp, fp = _value(p.get("tp")), _value(p.get("fp"))
             fn = p.get("fn", m1 - tp if m1 is not None and tp is not None else None)
             tn = p.get("tn", m0 - fp if m0 is not None and fp is not None else None)
-            body.append(
-                [
-                    escape(_point_name(str(p.get("name", "")))),
-                    _score_value(p.get("threshold")),
-                    _fmt(p.get("tpr")),
-                    _fmt(p.get("fpr")),
-                    _fmt(p.get("precision")),
-                    _pct(p.get("rate")) if p.get("rate") is not None else "–",
-                    _count(tp),
-                    _count(fp),
-                    _count(fn),
-                    _count(tn),
-                    _count(p.get("cost")) if p.get("cost") is not None else "",
-                ]
-            )
-        parts.append(
-            _table(
-                ["Rule", "Score ≥", "TPR", "FPR", "Precision", "Flagged", "TP", "FP", "FN", "TN", "Cost"],
-                body,
-                cls="points",
-                caption=f"<code>{escape(name)}</code>",
-            )
-        )
+            body.append([escape(_point_name(str(p.get("name", "")))), _score_value(p.get("threshold")),
+                         _fmt(p.get("tpr")), _fmt(p.get("fpr")), _fmt(p.get("precision")),
+                         _pct(p.get("rate")) if p.get("rate") is not None else "–",
+                         _count(tp), _count(fp), _count(fn), _count(tn),
+                         _count(p.get("cost")) if p.get("cost") is not None else ""])
+        parts.append(_table(["Rule", "Score ≥", "TPR", "FPR", "Precision", "Flagged", "TP", "FP", "FN",
+                             "TN", "Cost"], body, cls="points", caption=f"<code>{escape(name)}</code>"))
     if not parts:
         return ""
     costs = _settings(report).get("costs")
@@ -759,13 +720,11 @@ def _operating_points(report: Mapping[str, Any], book: _Book) -> str:
             f" The cost counts a false positive as {_value(costs[0]):g} and a false negative as "
             f"{_value(costs[1]):g}; the {book.link('cost_optimal', 'cost-optimal threshold')} makes it least."
         )
-    return (
-        f'<section id="operating-points"><h2>{book.link("operating_points", "Operating points")}'
-        "</h2><p>Rows with a score at or above the threshold are flagged positive. Youden's J and the KS "
+    return _section("operating-points", book.link("operating_points", "Operating points"), (
+        "<p>Rows with a score at or above the threshold are flagged positive. Youden's J and the KS "
         "point are the same threshold: the one where TPR − FPR is largest; top k % flags the fewest "
         f"whole groups of tied scores holding at least k % of the rows.{cost_note}</p>"
-        f"{''.join(parts)}</section>"
-    )
+        f"{''.join(parts)}"))
 
 
 def _segments(report: Mapping[str, Any], book: _Book) -> str:
@@ -798,13 +757,11 @@ def _segments(report: Mapping[str, Any], book: _Book) -> str:
         body.append(row)
     by_text = f" of <code>{escape(str(by))}</code>" if by else ""
     text_cols = {1} if with_score else set()
-    return (
-        f'<section id="segments"><h2>{book.link("segments", "Segments")}</h2>'
+    return _section("segments", book.link("segments", "Segments"), (
         f"<p>The same metrics within each segment{by_text}. An "
         "AUC in every segment can differ from the AUC of the whole: pooling segments with different "
         f"positive rates mixes their rankings.</p>"
-        f"{_table(head, body, cls='segments', text=text_cols)}</section>"
-    )
+        f"{_table(head, body, cls='segments', text=text_cols)}"))
 
 
 def _psi_term(actual: float | None, expected: float | None, eps: float = 1e-4) -> float | None:
@@ -859,14 +816,11 @@ def _stability(report: Mapping[str, Any], book: _Book) -> str:
                 caption=f"<code>{escape(str(s.get('score')))}</code>",
             )
         )
-    return (
-        f'<section id="stability"><h2>{book.link("stability", "Stability")}</h2>'
+    return _section("stability", book.link("stability", "Stability"), (
         "<p>Population stability index between the baseline "
         "sample and this one, over ten bins cut at the baseline's tie-aware deciles of each score: "
         "PSI = Σ (share − baseline share) · ln(share / baseline share), an empty bin counted as a share "
-        "of 0.0001.</p>"
-        f"{''.join(parts)}</section>"
-    )
+        f"of 0.0001.</p>{''.join(parts)}"))
 
 
 def _footer(report: Mapping[str, Any]) -> str:
@@ -879,14 +833,9 @@ def _footer(report: Mapping[str, Any]) -> str:
     for role, key in (("data", "inputs"), ("baseline", "baseline_inputs")):
         for item in report.get(key) or []:
             path = item.get("path")
-            rows.append(
-                [
-                    f"<code>{escape(str(path))}</code>" if path else "(a DataFrame)",
-                    role,
-                    _count(item.get("rows")),
-                    f'<code class="hash">{escape(str(item.get("sha256") or ""))}</code>',
-                ]
-            )
+            rows.append([f"<code>{escape(str(path))}</code>" if path else "(a DataFrame)", role,
+                         _count(item.get("rows")),
+                         f'<code class="hash">{escape(str(item.get("sha256") or ""))}</code>'])
     inputs = (
         _table(["Input", "Role", "Rows", "SHA-256"], rows, cls="inputs", text=[1, 3]) if rows else ""
     )

@@ -27,6 +27,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from ._refuse import refuse
+
 __all__ = [
     "InputFile",
     "FileSource",
@@ -257,8 +259,6 @@ def read_frame(
     (:func:`frame_sha256`) as input.
     """
     import duckdb
-
-    from ._engine import refuse
 
     source = classify(data)
     if isinstance(source, FileSource):

@@ -18,7 +18,7 @@ import pandas as pd
 
 from ..sql import SPARK, relation
 from ._duckdb import SqlEngine
-from ._engine import refuse
+from ._refuse import refuse
 from ._sources import DatabaseTable, FileSource, InputFile, classify, frame_sha256, fresh_name, sha256_of
 
 __all__ = ["SparkEngine"]
@@ -46,17 +46,9 @@ class SparkEngine(SqlEngine):
 
     dialect = SPARK
 
-    def __init__(
-        self,
-        data: Any,
-        *,
-        label: str,
-        scores: str | Sequence[str],
-        weight: str | None = None,
-        by: str | None = None,
-        pos_label: Any = None,
-        session: Any = None,
-    ) -> None:
+    def __init__(self, data: Any, *, label: str, scores: str | Sequence[str],
+                 weight: str | None = None, by: str | None = None, pos_label: Any = None,
+                 session: Any = None) -> None:
         from pyspark.errors import PySparkException
         from pyspark.sql import SparkSession
 

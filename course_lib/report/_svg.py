@@ -169,20 +169,11 @@ def _legend(entries: list[tuple[str, str, bool]], frame: _Frame, corner: str) ->
     return "".join(out)
 
 
-def line_chart(
-    series: Sequence[Series],
-    *,
-    xlabel: str,
-    ylabel: str,
-    xlim: tuple[float, float] | None = None,
-    ylim: tuple[float, float] | None = None,
-    bars: Sequence[Bars] = (),
-    marks: Sequence[Mark] = (),
-    legend: str = "bottom right",
-    title: str = "",
-    square: bool = False,
-    ident: str = "chart",
-) -> str:
+def line_chart(series: Sequence[Series], *, xlabel: str, ylabel: str,
+               xlim: tuple[float, float] | None = None,
+               ylim: tuple[float, float] | None = None, bars: Sequence[Bars] = (),
+               marks: Sequence[Mark] = (), legend: str = "bottom right", title: str = "",
+               square: bool = False, ident: str = "chart") -> str:
     """One chart: axes with ticks and labels, bars, lines, marks and a legend.
 
     Limits default to the range of the data. ``square`` draws a taller plot (ROC, PR);
