@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 import numbers
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -110,13 +110,12 @@ def _needs_two_per_class(y: np.ndarray, what: str) -> bool:
     return False
 
 
-def _auc_chunks(y: np.ndarray, s: np.ndarray) -> tuple[list[Any], Totals, AucAcc]:
+def _auc_chunks(y: np.ndarray, s: np.ndarray) -> tuple[Iterable[Any], Totals, AucAcc]:
     """The score groups (kept for a second pass), the totals and the exact AUC."""
-    chunks, totals = in_memory(y, s)
-    kept = list(chunks)
+    chunks, totals = in_memory(y, s)  # sorted once, read twice
     auc = AucAcc(totals)
-    run(kept, totals, auc)
-    return kept, totals, auc
+    run(chunks, totals, auc)
+    return chunks, totals, auc
 
 
 class _PairRows(NamedTuple):
