@@ -83,32 +83,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._core import (
-    CALL_TIME_LIMIT,
-    Exercise,
-    Feedback,
-    FunctionSpec,
-    Mistake,
-    decode_answer,
-    encode_answer,
-)
+from ._core import CALL_TIME_LIMIT, Exercise, Feedback, FunctionSpec, Mistake, decode_answer, encode_answer
 from .sealed import SealedCheck
 
-__all__ = [
-    "CALL_TIME_LIMIT",
-    "Exercise",
-    "Feedback",
-    "FunctionSpec",
-    "Mistake",
-    "REGISTRY",
-    "SealedCheck",
-    "SOLUTION_IMPORTS",
-    "check",
-    "decode_answer",
-    "encode_answer",
-    "exercises_for",
-    "get",
-]
+__all__ = ["CALL_TIME_LIMIT", "Exercise", "Feedback", "FunctionSpec", "Mistake", "REGISTRY",
+           "SealedCheck", "SOLUTION_IMPORTS", "check", "decode_answer", "encode_answer",
+           "exercises_for", "get"]
 
 #: The imports a solution cell may rely on (the chapter notebooks run them first).
 SOLUTION_IMPORTS = (

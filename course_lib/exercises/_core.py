@@ -29,15 +29,8 @@ from typing import Any
 
 import numpy as np
 
-__all__ = [
-    "CALL_TIME_LIMIT",
-    "Exercise",
-    "Feedback",
-    "FunctionSpec",
-    "Mistake",
-    "decode_answer",
-    "encode_answer",
-]
+__all__ = ["CALL_TIME_LIMIT", "Exercise", "Feedback", "FunctionSpec", "Mistake", "decode_answer",
+           "encode_answer"]
 
 #: Seconds a function answer may spend on one hidden case.
 CALL_TIME_LIMIT = 2.0

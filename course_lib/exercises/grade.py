@@ -94,6 +94,7 @@ from course_lib.exercises import (
     _judge,
     _sandbox,
 )
+from course_lib.exercises._common import notebook_chapter, read_secret
 from course_lib.exercises._kernel import RESULT_MIME, extraction_code
 from course_lib.exercises.seeds import copy_id, exercise_seed, student_seed
 
@@ -230,27 +231,6 @@ def submissions(directory: Path) -> list[Path]:
 
 
 # --------------------------------------------------------------------------- chapters
-def notebook_chapter(nb: Any, name: str = "") -> int | None:
-    """The chapter of a notebook: ``metadata.course.chapter``, else the file's ``NN_``.
-
-    Examples
-    --------
-    >>> notebook_chapter({"metadata": {"course": {"chapter": 13}}})
-    13
-    >>> notebook_chapter({"metadata": {}}, "03_auc_pairs.ipynb")
-    3
-    >>> notebook_chapter({"metadata": {}}, "alice.ipynb") is None
-    True
-    """
-    meta = nb.get("metadata", {}) if isinstance(nb, dict) else {}
-    course = meta.get("course", {}) if isinstance(meta, dict) else {}
-    chapter = course.get("chapter") if isinstance(course, dict) else None
-    if isinstance(chapter, int) and not isinstance(chapter, bool):
-        return chapter
-    match = re.match(r"(\d\d)_", Path(name).name)
-    return int(match.group(1)) if match else None
-
-
 _LABEL = re.compile(r":label:\s*(\S+)|^\(([\w.-]+)\)=\s*$", re.M)
 _SOLUTION = re.compile(r"\{solution-start\}\s+(\S+)")
 
@@ -1421,8 +1401,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"grade: WARNING: {SANDBOX_SUMMARY['none']}.", file=sys.stderr)
     secret = None
     if args.secret_file is not None:
-        from course_lib.exercises.student import read_secret
-
         try:
             secret = read_secret(args.secret_file)
         except (OSError, ValueError) as exc:

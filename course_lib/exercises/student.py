@@ -60,9 +60,7 @@ import argparse
 import copy
 import csv
 import json
-import os
 import re
-import secrets
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -72,6 +70,7 @@ from typing import Any
 import nbformat
 
 from course_lib.exercises import get
+from course_lib.exercises._common import notebook_chapter, read_secret
 from course_lib.exercises._core import Exercise
 from course_lib.exercises.sealed import FEEDBACK_MODES
 from course_lib.exercises.seeds import copy_id, exercise_seed, normalize_student, student_seed
@@ -107,8 +106,6 @@ def chapter_of(nb: Any, name: str = "") -> int | None:
     >>> chapter_of({"metadata": {}}, "notebooks/13_problems.ipynb")
     13
     """
-    from course_lib.exercises.grade import notebook_chapter
-
     return notebook_chapter(nb, name)
 
 
@@ -406,24 +403,6 @@ def read_roster(path: Path | str) -> list[str]:
     return ids
 
 
-def read_secret(path: Path | str, *, create: bool = False) -> str:
-    """The class secret kept in ``path`` (created, random and owner-only, if asked)."""
-    path = Path(path)
-    if not path.exists():
-        if not create:
-            raise ValueError(f"{path}: no class secret there (the file that made the "
-                             "students' copies)")
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w") as fh:
-            fh.write(secrets.token_hex(16) + "\n")
-        print(f"A new class secret is in {path}: keep it (the grader needs it) and never "
-              "hand it out.", file=sys.stderr)
-    secret = path.read_text(encoding="utf-8").strip()
-    if len(secret) < 8:
-        raise ValueError(f"{path}: the class secret must have at least 8 characters")
-    return secret
-
-
 def write_student_copies(paths: Sequence[Path | str], out_dir: Path | str, *,
                          students: Sequence[str] | None = None,
                          secret: str | None = None, feedback: str = "full") -> list[Path]:
@@ -503,8 +482,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (OSError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    for path in written:
-        print(path)
+    if written:
+        print(*written, sep="\n")
     return 0
 
 
