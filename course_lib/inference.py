@@ -110,9 +110,11 @@ def _needs_two_per_class(y: np.ndarray, what: str) -> bool:
     return False
 
 
-def _auc_chunks(y: np.ndarray, s: np.ndarray) -> tuple[Iterable[Any], Totals, AucAcc]:
+def _auc_chunks(
+    y: np.ndarray, s: np.ndarray, scores: bool = True
+) -> tuple[Iterable[Any], Totals, AucAcc]:
     """The score groups (kept for a second pass), the totals and the exact AUC."""
-    chunks, totals = in_memory(y, s)  # sorted once, read twice
+    chunks, totals = in_memory(y, s, scores=scores)  # sorted once, read twice
     auc = AucAcc(totals)
     run(chunks, totals, auc)
     return chunks, totals, auc
@@ -171,7 +173,7 @@ def auc_ci_delong(y_true: Any, y_score: Any, *, level: float = 0.95) -> DeLongCI
     y, s, _ = check_binary(y_true, y_score)
     if not has_both_classes(y, None, "ROC AUC"):
         return DeLongCI(math.nan, math.nan, math.nan, math.nan)
-    chunks, totals, acc = _auc_chunks(y, s)
+    chunks, totals, acc = _auc_chunks(y, s, scores=False)
     auc = float(acc.result())
     if not _needs_two_per_class(y, "The DeLong interval"):
         return DeLongCI(auc, math.nan, math.nan, math.nan)
@@ -263,7 +265,7 @@ def auc_ci_bootstrap(
     distinct, groups = np.unique(s, return_inverse=True)
     positives, negatives = np.flatnonzero(y), np.flatnonzero(~y)
     n = y.size
-    auc = float(_auc_chunks(y, s)[2].result())
+    auc = float(_auc_chunks(y, s, scores=False)[2].result())
     block = max(1, 1_000_000 // n)
     aucs = []
     for start in range(0, n_boot, block):

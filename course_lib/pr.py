@@ -195,7 +195,7 @@ def average_precision(
     0.7556
     """
     exact, y, s, w = check_binary_exact(y_true, y_score, sample_weight, exact)
-    chunks, totals = in_memory(y, s, w, integral=w is None or exact)
+    chunks, totals = in_memory(y, s, w, integral=w is None or exact, scores=False)
     if exact:
         distinct = sum(g[0].size for g in chunks)
         if distinct > EXACT_AP_LIMIT:
