@@ -50,6 +50,7 @@ from ._checks import (
 )
 from ._groups import score_groups
 from ._labels import check_classes, check_label_list, encode_labels
+from ._stream import CalibrationAcc, in_memory, run
 
 __all__ = [
     "ReliabilityCurve",
@@ -223,24 +224,22 @@ def _repeated_quantiles(p: np.ndarray, w: np.ndarray | None, n_bins: int) -> np.
     return np.where(gamma >= 0.5, b - diff * (1 - gamma), a + diff * gamma)
 
 
-def _bin_ids(p: np.ndarray, w: np.ndarray | None, n_bins: int, strategy: str) -> np.ndarray:
-    if strategy == "unique":
-        return np.unique(p, return_inverse=True)[1].ravel()
+def _edges(p: np.ndarray, w: np.ndarray | None, n_bins: int, strategy: str) -> np.ndarray | None:
+    """The bins' edges (None: ``n_bins`` equal-width bins); "unique" puts an inner edge
+    at every distinct probability but the largest, so each has a bin of its own."""
     if strategy == "uniform":
-        edges = np.linspace(0.0, 1.0, n_bins + 1)
-    else:
-        edges = _repeated_quantiles(p, w, n_bins)
-    return np.searchsorted(edges[1:-1], p)
+        return None
+    if strategy == "quantile":
+        return _repeated_quantiles(p, w, n_bins)
+    distinct = np.unique(p)
+    return np.concatenate((distinct[:1], distinct))
 
 
 class _Binned(NamedTuple):
     y: np.ndarray
     p: np.ndarray
     w: np.ndarray | None
-    total: np.ndarray
-    sum_y: np.ndarray
-    sum_p: np.ndarray
-    ids: np.ndarray
+    acc: CalibrationAcc
 
 
 def _binned(
@@ -248,24 +247,15 @@ def _binned(
     *, scale: bool = True,
 ) -> _Binned:
     """The opening of every binned function: the options and the input validated
-    (weights rescaled unless ``scale=False``, as in :func:`_check_prob`), then per
-    non-empty bin its weight, the sum of w*y and of w*p, and each object's bin."""
+    (weights rescaled unless ``scale=False``, as in :func:`_check_prob`), then the
+    bins summed by :class:`~course_lib._stream.CalibrationAcc` over the groups of
+    equal probabilities."""
     n_bins = _check_bins(n_bins, strategy)
     y, p, w = _check_prob(y_true, y_prob, sample_weight, what, scale=scale)
-    ids = _bin_ids(p, w, n_bins, strategy)
-    size = int(ids.max()) + 1
-    yf = y.astype(np.float64)
-    if w is None:
-        total = np.bincount(ids, minlength=size)
-        sum_y = np.bincount(ids, weights=yf, minlength=size)
-        sum_p = np.bincount(ids, weights=p, minlength=size)
-    else:
-        total = np.bincount(ids, weights=w, minlength=size)
-        sum_y = np.bincount(ids, weights=w * yf, minlength=size)
-        sum_p = np.bincount(ids, weights=w * p, minlength=size)
-    keep = total > 0
-    rank = np.cumsum(keep) - 1  # old bin -> index among the kept bins
-    return _Binned(y, p, w, total[keep], sum_y[keep], sum_p[keep], rank[ids])
+    chunks, totals = in_memory(y, p, w)
+    acc = CalibrationAcc(totals, n_bins, _edges(p, w, n_bins, strategy))
+    run(chunks, totals, acc)
+    return _Binned(y, p, w, acc)
 
 
 # ------------------------------------------------------------------------- metrics
@@ -324,7 +314,8 @@ def calibration_curve(
     # the counts are sums of the weights as given
     b = _binned(y_true, y_prob, sample_weight, n_bins, strategy, "the reliability curve",
                 scale=False)
-    return ReliabilityCurve(b.sum_y / b.total, b.sum_p / b.total, b.total)
+    _, weight, prob_true, prob_pred = b.acc.bins()
+    return ReliabilityCurve(prob_true, prob_pred, weight)
 
 
 def brier_score(y_true: Any, y_prob: Any, *, sample_weight: Any = None) -> float:
@@ -358,7 +349,10 @@ def brier_score(y_true: Any, y_prob: Any, *, sample_weight: Any = None) -> float
     0.025
     """
     y, p, w = _check_prob(y_true, y_prob, sample_weight, "the Brier score")
-    return float(np.average((p - y) ** 2, weights=w))
+    chunks, totals = in_memory(y, p, w)
+    acc = CalibrationAcc(totals, 1)
+    run(chunks, totals, acc)
+    return acc.brier()
 
 
 def log_loss(
@@ -511,14 +505,15 @@ def brier_decomposition(
     >>> round(d.reliability - d.resolution + d.uncertainty, 4), round(brier_score(y, p), 4)
     (0.24, 0.24)
     """
-    y, p, w, total, sum_y, sum_p, ids = _binned(
+    y, p, w, acc = _binned(
         y_true, y_prob, sample_weight, n_bins, strategy, "the Brier decomposition"
     )
+    keep, total, o, f = acc.bins()
     weight = float(total.sum())
-    f, o = sum_p / total, sum_y / total
-    base = float(sum_y.sum()) / weight
+    base = float(acc.sum_y.sum()) / float(acc.total.sum())
     reliability = float(np.dot(total, (f - o) ** 2)) / weight
     resolution = float(np.dot(total, (o - base) ** 2)) / weight
+    ids = (np.cumsum(keep) - 1)[acc.bin_ids(p)]  # each object's bin among the kept ones
     dp = p - f[ids]
     within = np.average(dp**2 - 2 * dp * (y - o[ids]), weights=w)
     return BrierDecomposition(reliability, resolution, base * (1 - base), float(within))
@@ -566,10 +561,8 @@ def expected_calibration_error(
     >>> round(expected_calibration_error([1, 1, 0], [0.8, 0.8, 0.8]), 4)
     0.1333
     """
-    c = calibration_curve(
-        y_true, y_prob, n_bins=n_bins, strategy=strategy, sample_weight=sample_weight
-    )
-    return float(np.dot(c.counts, np.abs(c.prob_true - c.prob_pred)) / c.counts.sum())
+    return _binned(y_true, y_prob, sample_weight, n_bins, strategy,
+                   "the expected calibration error").acc.ece()
 
 
 # ---------------------------------------------------------------------- the maps
