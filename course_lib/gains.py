@@ -38,8 +38,9 @@ from ._checks import (
     undefined,
 )
 from ._curves import CurveView
-from ._groups import cumulative_counts, group_chunks, with_origin
+from ._groups import group_chunks
 from ._stream import (
+    CurveAcc,
     GainsAcc,
     KsAcc,
     Step,
@@ -194,9 +195,18 @@ def _cumulative(
     ``scale=False`` (exact counts); see :func:`course_lib._checks.check_weights`.
     """
     y, s, w = check_binary(y_true, y_score, sample_weight, scale=scale)
-    c = cumulative_counts(y, s, w)
-    need_classes(c.m1, c.m0, f"the {what}", warn=False, negatives=need_negatives)
-    return with_origin(c)
+    return curve_counts(*in_memory(y, s, w), y.size, what, need_negatives=need_negatives)
+
+
+def curve_counts(
+    chunks: Any, totals: Totals, size: int, what: str, *, need_negatives: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Cumulative ``(tp, fp, thresholds)`` with the origin first, from the engine's
+    chunks (at most ``size`` groups); a missing class raises, as ``what`` needs."""
+    need_classes(totals.m1, totals.m0, f"the {what}", warn=False, negatives=need_negatives)
+    curve = CurveAcc(totals, size)
+    run(chunks, totals, curve)
+    return curve.counts()
 
 
 def _as_rates(rate: Any) -> np.ndarray:
@@ -712,7 +722,10 @@ def profit_curve(
     r = _non_negative(revenue, "revenue")
     # money, in units of the weights: not rescaled
     y, s, w = check_binary(y_true, y_score, sample_weight, scale=False)
-    tp, fp, thresholds = with_origin(cumulative_counts(y, s, w))
+    chunks, totals = in_memory(y, s, w)
+    curve = CurveAcc(totals, y.size)
+    run(chunks, totals, curve)
+    tp, fp, thresholds = curve.counts()
     if tp.size == 1:  # every weight zero: no object to contact
         undefined("the profit curve", None, warn=False)
     return _profit_of(tp, fp, thresholds, c, r)
