@@ -378,6 +378,10 @@ from .partial import CostWeights, auc_cost_weights, h_measure, minimum_loss, par
 
 __all__ += ["CostWeights", "auc_cost_weights", "h_measure", "minimum_loss", "partial_roc_auc"]
 
+from .evaluation import Evaluation, evaluate
+
+__all__ += ["Evaluation", "evaluate"]
+
 from .report import report  # the function shadows the subpackage's name, as designed
 
 __all__ += ["report"]

@@ -406,8 +406,13 @@ def ks_statistic(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> flo
     0.5
     """
     y, s, w = check_binary(y_true, y_score, sample_weight)
-    chunks, totals = in_memory(y, s, w)
-    if not need_classes(totals.m1, totals.m0, "the KS statistic", warn=True, stacklevel=2):
+    return ks_of(*in_memory(y, s, w), stacklevel=3)
+
+
+def ks_of(chunks: Any, totals: Totals, *, stacklevel: int = 2) -> float:
+    """:func:`ks_statistic` of the engine's chunks."""
+    if not need_classes(totals.m1, totals.m0, "the KS statistic", warn=True,
+                        stacklevel=stacklevel + 1):
         return float("nan")
     ks = KsAcc(totals)
     run(chunks, totals, ks)
@@ -600,14 +605,23 @@ def gains_table(y_true: Any, y_score: Any, *, n_bins: int = 10) -> pd.DataFrame:
     """
     y, s, _ = check_binary(y_true, y_score)
     n = s.size
+    return gains_table_of(*in_memory(y, s), _gains_bins(n_bins, n))
+
+
+def _gains_bins(n_bins: Any, n: int) -> int:
+    """``n_bins`` of a gains table of ``n`` objects, checked."""
     if isinstance(n_bins, bool) or not isinstance(n_bins, numbers.Integral):
         raise ValueError(f"n_bins must be an integer, got {n_bins!r}")
-    if not 1 <= n_bins <= n:
+    if not 1 <= int(n_bins) <= n:
         raise ValueError(f"n_bins must be between 1 and the number of samples {n}, got {n_bins}")
-    chunks, totals = in_memory(y, s)
+    return int(n_bins)
+
+
+def gains_table_of(chunks: Any, totals: Totals, n_bins: int) -> pd.DataFrame:
+    """:func:`gains_table` of the engine's chunks (``n_bins`` checked)."""
     _need_class(totals.m1, "positive", "gains table")
     _need_class(totals.m0, "negative", "gains table")
-    gains = GainsAcc(totals, int(n_bins))
+    gains = GainsAcc(totals, n_bins)
     run(chunks, totals, gains)
     return gains.table()
 

@@ -96,16 +96,15 @@ def _check_level(level: float) -> float:
     return float(level)
 
 
-def _needs_two_per_class(y: np.ndarray, what: str) -> bool:
+def _needs_two_per_class(m1: int, m0: int, what: str) -> bool:
     """False (with a warning) when a class has fewer than two members: no sample variance."""
-    m1 = int(np.count_nonzero(y))
-    if min(m1, y.size - m1) >= 2:
+    if min(m1, m0) >= 2:
         return True
     warnings.warn(
         f"{what} is undefined: the DeLong variance needs at least two samples of each "
-        f"class (got {m1} positive and {y.size - m1} negative)",
+        f"class (got {m1} positive and {m0} negative)",
         UndefinedMetricWarning,
-        stacklevel=3,
+        stacklevel=4,
     )
     return False
 
@@ -173,9 +172,16 @@ def auc_ci_delong(y_true: Any, y_score: Any, *, level: float = 0.95) -> DeLongCI
     y, s, _ = check_binary(y_true, y_score)
     if not has_both_classes(y, None, "ROC AUC"):
         return DeLongCI(math.nan, math.nan, math.nan, math.nan)
-    chunks, totals, acc = _auc_chunks(y, s, scores=False)
+    return delong_of(*in_memory(y, s, scores=False), level)
+
+
+def delong_of(chunks: Any, totals: Totals, level: float) -> DeLongCI:
+    """:func:`auc_ci_delong` of the engine's chunks (counts, both classes present):
+    the AUC in one pass, DeLong's variance in a second (no second sort)."""
+    acc = AucAcc(totals)
+    run(chunks, totals, acc)
     auc = float(acc.result())
-    if not _needs_two_per_class(y, "The DeLong interval"):
+    if not _needs_two_per_class(int(totals.m1), int(totals.m0), "The DeLong interval"):
         return DeLongCI(auc, math.nan, math.nan, math.nan)
     delong = DeLongAcc(totals, int(acc.num))
     run(chunks, totals, delong)
@@ -342,7 +348,7 @@ def delong_test(
     rows = _PairRows(a[order], b[order], y[order].astype(np.int64), (~y[order]).astype(np.int64))
     r = paired_delong([rows], chunks_a, table_b.table(), totals, int(auc_a.num),
                       int(auc_b.num), level)
-    if not _needs_two_per_class(y, "The DeLong test"):
+    if not _needs_two_per_class(int(totals.m1), int(totals.m0), "The DeLong test"):
         return nan._replace(difference=r["difference"])
     return DeLongTest(r["z"], r["p_value"], r["difference"], r["low"], r["high"])
 

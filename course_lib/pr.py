@@ -24,7 +24,7 @@ from ._checks import (
 )
 from ._curves import CurveView
 from ._groups import Cumulative, cumulative_counts
-from ._stream import ApAcc, CurveAcc, in_memory, run
+from ._stream import ApAcc, CurveAcc, Totals, in_memory, run
 from .roc import roc_convex_hull, roc_curve, trapezoid_area
 
 __all__ = [
@@ -140,9 +140,13 @@ def pr_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> PrCurve
     ([0.333, 0.333, 0.667, 1.0, 1.0, 1.0], [1.0, 0.5, 0.667, 0.6, 0.5, 0.429])
     """
     y, s, w = check_binary(y_true, y_score, sample_weight)
-    chunks, totals = in_memory(y, s, w)
+    return pr_of(*in_memory(y, s, w), y.size)
+
+
+def pr_of(chunks: Any, totals: Totals, size: int) -> PrCurve:
+    """:func:`pr_curve` of the engine's chunks (at most ``size`` groups)."""
     need_classes(totals.m1, totals.m0, "the PR curve", warn=False, negatives=False)
-    curve = CurveAcc(totals, y.size, origin=False)
+    curve = CurveAcc(totals, size, origin=False)
     run(chunks, totals, curve)
     tp, fp, thresholds = curve.counts()
     return PrCurve(tp / tp[-1], tp / (tp + fp), thresholds)
@@ -204,8 +208,13 @@ def average_precision(
                 f"{distinct:,}): the exact fraction's denominator grows with "
                 "every point; use exact=False"
             )
+    return ap_of(chunks, totals, exact=exact, stacklevel=3)
+
+
+def ap_of(chunks: Any, totals: Totals, *, exact: bool = False, stacklevel: int = 2) -> Any:
+    """:func:`average_precision` of the engine's chunks (a Fraction with ``exact``)."""
     if not need_classes(totals.m1, totals.m0, "average precision", warn=True,
-                        negatives=False, stacklevel=2):
+                        negatives=False, stacklevel=stacklevel + 1):
         return float("nan")
     ap = ApAcc(totals, exact=exact)
     run(chunks, totals, ap)

@@ -38,7 +38,7 @@ from ._checks import (
     need_classes,
 )
 from ._curves import CurveView
-from ._stream import COLLINEAR_TOL, AucAcc, CurveAcc, in_memory, run, trapezoid_area
+from ._stream import COLLINEAR_TOL, AucAcc, CurveAcc, Totals, in_memory, run, trapezoid_area
 
 __all__ = [
     "RocStep",
@@ -278,9 +278,13 @@ def roc_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> RocCur
     ([0.0, 0.5, 0.5, 0.5, 1.0], [0.0, 0.0, 0.5, 1.0, 1.0], [inf, 0.8, 0.4, 0.35, 0.1])
     """
     y, s, w = check_binary(y_true, y_score, sample_weight)
-    chunks, totals = in_memory(y, s, w)
+    return roc_of(*in_memory(y, s, w), y.size)
+
+
+def roc_of(chunks: Any, totals: Totals, size: int) -> RocCurve:
+    """:func:`roc_curve` of the engine's chunks (at most ``size`` groups)."""
     need_classes(totals.m1, totals.m0, "the ROC curve", warn=False)
-    curve = CurveAcc(totals, y.size, rates=True)
+    curve = CurveAcc(totals, size, rates=True)
     run(chunks, totals, curve)
     tpr, fpr, thresholds = curve.rates()
     return RocCurve(fpr, tpr, thresholds)
@@ -324,7 +328,12 @@ def roc_auc(
     """
     exact, y, s, w = check_binary_exact(y_true, y_score, sample_weight, exact)
     chunks, totals = in_memory(y, s, w, integral=w is None or exact, scores=False)
-    if not need_classes(totals.m1, totals.m0, "ROC AUC", warn=True, stacklevel=2):
+    return auc_of(chunks, totals, exact=exact, stacklevel=3)
+
+
+def auc_of(chunks: Any, totals: Totals, *, exact: bool = False, stacklevel: int = 2) -> Any:
+    """:func:`roc_auc` of the engine's chunks (a Fraction with ``exact``)."""
+    if not need_classes(totals.m1, totals.m0, "ROC AUC", warn=True, stacklevel=stacklevel + 1):
         return float("nan")
     auc = AucAcc(totals)
     run(chunks, totals, auc)

@@ -208,6 +208,10 @@ def flatten(result, prefix: str = "") -> dict[str, np.ndarray]:
         return flatten(result.data, prefix)
     if isinstance(result, str) or result is None:
         return {}
+    if isinstance(result, cl.Evaluation):  # every view of its weighted data
+        views = ("roc_curve", "pr_curve", "gain_curve", "lift_curve", "ks_curve", "roc_auc",
+                 "gini", "ks_statistic", "average_precision", "roc_convex_hull")
+        return flatten({v: getattr(result, v)() for v in views}, prefix)
     arr = np.asarray(result, dtype=object).ravel()
     if arr.size and any(isinstance(v, str) for v in arr.tolist()):
         return {}
