@@ -229,16 +229,22 @@ def _groups_from_keys(
 
 
 def _groups_of_sorted(
-    key: np.ndarray, decode: Callable[[np.ndarray], np.ndarray], top: int = 0
+    key: np.ndarray,
+    decode: Callable[[np.ndarray], np.ndarray],
+    top: int = 0,
+    weights: np.ndarray | None = None,
 ) -> ScoreGroups:
-    """Each class's count per score from sorted keys ``top - (2 c + y)`` of
-    :func:`_labelled_keys` (decreasing score): a score has one run of equal keys per
-    class present, its positives' run (``-(2 c + 1)`` less ``top``) before its
-    negatives'."""
+    """Each class's count (or the sum of ``weights``, in the keys' order) per score
+    from sorted keys ``top - (2 c + y)`` of :func:`_labelled_keys` (decreasing score):
+    a score has one run of equal keys per class present, its positives' run
+    (``-(2 c + 1)`` less ``top``) before its negatives'."""
     starts = _run_starts(key)
     runs = starts.size
     run_keys = key[starts] - top
-    sizes = np.diff(starts, append=key.size)
+    if weights is None:
+        sizes = np.diff(starts, append=key.size)
+    else:
+        sizes = np.add.reduceat(weights, starts)
     codes = np.negative(run_keys) >> 1  # c, decreasing
     new = np.empty(runs, dtype=bool)  # a score's first run
     new[0] = True
@@ -330,18 +336,29 @@ class group_chunks:  # noqa: N801 - used as the function it replaced
         self.y, self.s, self.w = y, s, w
         self.chunk, self.scores = chunk, scores
         self.sorted: tuple[np.ndarray, Callable[[np.ndarray], np.ndarray], int] | None = None
+        self.weights: np.ndarray | None = None  # in the order of the sorted keys
         self.whole: ScoreGroups | None = None
+
+    def _group(self) -> None:
+        """The one grouping: sort the keys (with weights: argsort them, where nearly
+        every score is distinct), or :func:`score_groups` as one chunk."""
+        keyed = None
+        if _distinct_share(self.s) > (0.9 if self.w is not None else 0.25):
+            keyed = _labelled_keys(self.y, self.s)
+        if keyed is None:
+            self.whole = score_groups(self.y, self.s, self.w)
+        elif self.w is not None:  # the weights follow the keys
+            key, decode, top = keyed
+            order = np.argsort(key.view(np.float64) if top else key)
+            self.weights = self.w[order]
+            self.sorted = (key[order], decode, top)
+        else:
+            _sort_keys(keyed[0], keyed[2])
+            self.sorted = keyed
 
     def __iter__(self) -> Iterator[ScoreGroups | DistinctGroups]:
         if self.sorted is None and self.whole is None:
-            keyed = None
-            if self.w is None and not _hashed_groups_worthwhile(self.s):
-                keyed = _labelled_keys(self.y, self.s)
-            if keyed is None:
-                self.whole = score_groups(self.y, self.s, self.w)
-            else:
-                _sort_keys(keyed[0], keyed[2])
-                self.sorted = keyed
+            self._group()
         if self.whole is not None:
             yield self.whole
             return
@@ -353,7 +370,8 @@ class group_chunks:  # noqa: N801 - used as the function it replaced
             if hi < n:  # end the chunk where a score ends (after its negatives' key)
                 last = int(key[hi - 1]) - top  # -(2 c + 1) or -2 c: the score's last is -2 c
                 hi = int(np.searchsorted(key, last + (last & 1) + top, side="right"))
-            groups = _chunk_groups(key[lo:hi], decode, top, self.scores)
+            weights = None if self.weights is None else self.weights[lo:hi]
+            groups = _chunk_groups(key[lo:hi], decode, top, self.scores, weights)
             if 64 * groups.pos.size < hi - lo:
                 chunk = min(4 * chunk, GROUP_CHUNK_MAX)
             yield groups
@@ -361,11 +379,15 @@ class group_chunks:  # noqa: N801 - used as the function it replaced
 
 
 def _chunk_groups(
-    k: np.ndarray, decode: Callable[[np.ndarray], np.ndarray], top: int, scores: bool
+    k: np.ndarray,
+    decode: Callable[[np.ndarray], np.ndarray],
+    top: int,
+    scores: bool,
+    weights: np.ndarray | None = None,
 ) -> ScoreGroups | DistinctGroups:
     """The groups of a slice of sorted keys ``top - (2 c + y)`` that starts and ends on
     score boundaries, in decreasing score order (the scores left undecoded, NaN,
-    unless ``scores``)."""
+    unless ``scores``), with each object's weight in the keys' order, if any."""
     if k.size < 2:
         gap = 2
     elif (k[1:65] == k[: min(64, k.size - 1)]).any():  # a tie among the first keys
@@ -376,22 +398,26 @@ def _chunk_groups(
         low = k & 1  # the label, or (top odd) its complement
         flip = 1 - low
         pos, neg = (flip, low) if top else (low, flip)
+        if weights is not None:
+            pos = pos * weights
+            neg = weights - pos
+        group = DistinctGroups if weights is None else ScoreGroups
         if not scores:
-            return DistinctGroups(np.broadcast_to(np.float64(np.nan), k.size), pos, neg)
+            return group(np.broadcast_to(np.float64(np.nan), k.size), pos, neg)
         codes = np.subtract(top, k)
         np.right_shift(codes, 1, out=codes)
-        return DistinctGroups(decode(codes), pos, neg)
-    return _groups_of_sorted(k, decode, top)
+        return group(decode(codes), pos, neg)
+    return _groups_of_sorted(k, decode, top, weights)
 
 
-def _hashed_groups_worthwhile(s: np.ndarray) -> bool:
-    """Whether :func:`_hashed_groups` may take the data (many objects, few distinct
-    float64 scores in a sample)."""
+def _distinct_share(s: np.ndarray) -> float:
+    """The share of distinct float64 scores in a sample of ``_HASH_SAMPLE`` (1 for other
+    scores, or too few for :func:`_hashed_groups`, which then never takes them)."""
     n = s.size
     if n < _HASH_MIN_SIZE or s.dtype != np.float64:
-        return False
+        return 1.0
     sample = np.add(s[:: n // _HASH_SAMPLE], 0.0)
-    return 4 * np.unique(sample).size <= sample.size
+    return np.unique(sample).size / sample.size
 
 
 #: Fibonacci hashing: the odd multiplier nearest 2**64 / golden ratio.

@@ -34,8 +34,7 @@ def counted(monkeypatch):
         monkeypatch.setattr(module, attr, wrapper)
 
     counting("validate", evaluation, "check_binary")
-    counting("group", _groups, "_sort_keys")
-    counting("group", _groups, "score_groups")
+    counting("group", _groups.group_chunks, "_group")
     return calls
 
 
