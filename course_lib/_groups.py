@@ -36,8 +36,6 @@ __all__ = [
     "cumulative_counts",
     "cumulative_sums",
     "with_origin",
-    "counts_at_class_scores",
-    "counts_at_cuts",
 ]
 
 
@@ -646,64 +644,3 @@ def with_origin(c: Cumulative) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         thresholds = np.concatenate((np.array([np.inf], dtype=scores.dtype), scores))
     zero = np.zeros(1, dtype=c.tp.dtype)
     return np.concatenate((zero, c.tp)), np.concatenate((zero, c.fp)), thresholds
-
-
-
-def counts_at_class_scores(
-    y: np.ndarray, s: np.ndarray, positives: bool
-) -> tuple[np.ndarray, np.ndarray]:
-    """Unweighted ``(tp, fp)`` at the vertices next to one class's groups, in
-    increasing score; that class must be present.
-
-    ``positives=True``: the rules ``score >= v`` for every distinct score ``v`` of a
-    positive (the vertices that end a group holding a positive); ``False``: the rules
-    ``score > u`` for every distinct score ``u`` of a negative (the vertices just
-    before a group holding a negative). A quantity that grows with the positives and
-    shrinks with the negatives (the KS gap ``TPR - FPR``) peaks at the empty selection
-    or at both kinds of vertex, so either class will do: the smaller is the cheaper.
-    One ``numpy.sort`` of each class's scores and a binary search, with no sort of all
-    the scores: about one sort of the n scores in all. Counts are int64.
-
-    >>> y, s = np.array([0, 1, 1, 0, 1], bool), np.array([0.2, 0.5, 0.2, 0.1, 0.5])
-    >>> [a.tolist() for a in counts_at_class_scores(y, s, positives=True)]
-    [[3, 2], [1, 0]]
-    >>> [a.tolist() for a in counts_at_class_scores(y, s, positives=False)]
-    [[3, 2], [1, 0]]
-    """
-    own, values, sizes = _distinct_ascending(s[y] if positives else s[~y])
-    other = np.sort(s[~y] if positives else s[y])
-    if positives:  # score >= v
-        return own.size - (np.cumsum(sizes) - sizes), other.size - np.searchsorted(
-            other, values, side="left"
-        )
-    # score > u
-    return other.size - np.searchsorted(other, values, side="right"), own.size - np.cumsum(sizes)
-
-
-def counts_at_cuts(
-    y: np.ndarray, s: np.ndarray, ranks: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Unweighted: for positions ``ranks`` (0 to n, in decreasing score order), the
-    first cut at or after each that does not split a group of equal scores: the number
-    of objects above that cut and the number of positives among them.
-
-    A group of ties that starts before position ``r`` and runs past it moves the cut
-    to the group's end. One ``numpy.sort`` of all scores and one of the positives'
-    scores, then binary searches for the ``ranks`` only.
-
-    >>> cut, tp = counts_at_cuts(np.array([1, 0, 1, 0], bool), np.array([0.9, 0.5, 0.5, 0.1]),
-    ...                          np.array([0, 1, 2, 4]))
-    >>> cut.tolist(), tp.tolist()
-    ([0, 1, 3, 4], [0, 1, 2, 2])
-    """
-    ascending = np.sort(s)
-    positives = np.sort(s[y])
-    n = s.size
-    inside = ranks < n
-    score = ascending[n - 1 - np.where(inside, ranks, 0)]  # the object at each position
-    above = n - np.searchsorted(ascending, score, side="right")  # where its group starts
-    through = n - np.searchsorted(ascending, score, side="left")  # where its group ends
-    cut = np.where(~inside, n, np.where(above == ranks, ranks, through))
-    lowest = ascending[n - np.maximum(cut, 1)]  # the lowest score above the cut
-    tp = np.where(cut > 0, positives.size - np.searchsorted(positives, lowest, side="left"), 0)
-    return cut, tp
