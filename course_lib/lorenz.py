@@ -48,6 +48,7 @@ from ._checks import (
 )
 from ._curves import CurveView
 from ._groups import Cumulative, cumulative_counts, cumulative_sums, with_origin
+from ._stream import AucAcc, in_memory, run
 
 __all__ = [
     "LorenzCurve",
@@ -474,8 +475,20 @@ def gini_normalized(y_true: Any, y_score: Any, *, sample_weight: Any = None,
     if parts is None:
         return float("nan")
     t, s, w = parts
-    num, _ = _numerator_and_total(t, s, w, exact)
-    perfect, _ = _numerator_and_total(t, t.astype(np.float64), w, exact)
+    if t.dtype == bool:  # labels: 2 AUC - 1, the engine's AUC (one home for both)
+        chunks, totals = in_memory(t, s, w, integral=w is None or exact, scores=False)
+        if totals.m0 > 0:
+            auc = AucAcc(totals)
+            run(chunks, totals, auc)
+            if not totals.integral:
+                return 2 * float(auc.result()) - 1
+            twice = 2 * int(totals.m1) * int(totals.m0)  # AUC = num / twice
+            gini = Fraction(2 * int(auc.num) - twice, twice)
+            return gini if exact else gini.numerator / gini.denominator
+        perfect = 0
+    else:
+        num, _ = _numerator_and_total(t, s, w, exact)
+        perfect, _ = _numerator_and_total(t, t.astype(np.float64), w, exact)
     if perfect == 0:
         warnings.warn(
             "the normalized Gini is undefined: every object has the same target (for "
