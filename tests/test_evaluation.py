@@ -102,3 +102,98 @@ def test_refusals_are_the_functions():
         assert np.isnan(e.roc_auc())
     with pytest.raises(ValueError, match="y_true and y_score have different lengths"):
         cl.evaluate([0, 1], [0.1])
+
+
+# ------------------------------------------------ figures of several views of one score
+# Each figure that draws several views of one score (a curve and its area, two curves)
+# takes them from one evaluate() of that score: one validation and one grouping per
+# score. Before, plot_gain_vs_roc validated and grouped its score 4 times (ROC curve,
+# gain curve, AUC, gain area); the ROC and PR figures twice per score (curve and area);
+# plot_ovr_roc twice per class.
+
+
+def _figure_data():
+    rng = np.random.default_rng(7)
+    y = rng.random(300) < 0.3
+    tied = np.round(rng.random(300) + 0.3 * y, 2)
+    distinct = rng.random(300) + 0.2 * y
+    w = rng.integers(1, 4, 300).astype(float)
+    classes = rng.integers(0, 3, 300)
+    probs = rng.dirichlet([1, 1, 1], 300)
+    return y, tied, distinct, w, classes, probs
+
+
+def _figures():
+    """name -> (draw(plotting, data) -> Axes, number of scores it draws)."""
+    return {
+        "plot_gain_vs_roc": (lambda p, d: p.plot_gain_vs_roc(d[0], d[1]), 1),
+        "plot_roc_shape": (lambda p, d: p.plot_roc_shape(d[0], d[2]), 1),
+        "plot_roc_overlay": (lambda p, d: p.plot_roc_overlay(
+            d[0], {"a": d[1], "b": d[2]}, sample_weights={"b": d[3]}), 2),
+        "plot_roc_curves": (lambda p, d: p.plot_roc_curves({"a": d[:2], "b": (d[0], d[2])}), 2),
+        "plot_pr_curves": (lambda p, d: p.plot_pr_curves({"a": d[:2], "b": (d[0], d[2])}), 2),
+        "plot_pr_unachievable": (lambda p, d: p.plot_pr_unachievable(
+            0.3, {"a": d[:2], "b": (d[0], d[2])}), 2),
+        "plot_pr_areas": (lambda p, d: p.plot_pr_areas(d[0], d[1]), 1),
+        "plot_ovr_roc": (lambda p, d: p.plot_ovr_roc(d[4], d[5]), 3),
+    }
+
+
+@pytest.fixture
+def plotting(monkeypatch, counted):
+    """course_lib.plotting on the Agg backend; every check_binary (or check_binary_exact)
+    of the library's curve and area functions counted as a validation too (a figure that
+    bypassed evaluate() would show there)."""
+    import importlib
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    for name in ("roc", "pr", "gains"):
+        module = importlib.import_module(f"course_lib.{name}")
+        for attr in ("check_binary", "check_binary_exact"):
+            if not hasattr(module, attr):
+                continue
+            original = getattr(module, attr)
+
+            def wrapper(*args, _original=original, **kwargs):
+                counted["validate"] += 1
+                return _original(*args, **kwargs)
+            monkeypatch.setattr(module, attr, wrapper)
+    from course_lib import plotting
+
+    return plotting
+
+
+@pytest.mark.parametrize("name", list(_figures()))
+def test_figures_of_several_views_group_each_score_once(plotting, counted, name):
+    import matplotlib.pyplot as plt
+
+    draw, scores = _figures()[name]
+    ax = draw(plotting, _figure_data())
+    plt.close(ax.get_figure())
+    assert counted == {"validate": scores, "group": scores}
+
+
+def test_gain_vs_roc_draws_the_library_functions(plotting):
+    """The figure's lines and legend areas are those of roc_curve, gain_curve, roc_auc and
+    gain_auc, to the bit."""
+    import matplotlib.pyplot as plt
+
+    for seed in range(3):
+        y, s, _ = _data(seed, 400, tied=seed != 1)
+        ax = plotting.plot_gain_vs_roc(y, s)
+        roc_line, gain_line = ax.get_lines()[-2:]
+        roc, gain = cl.roc_curve(y, s), cl.gain_curve(y, s)
+        np.testing.assert_array_equal(roc_line.get_xdata(), roc.fpr)
+        np.testing.assert_array_equal(roc_line.get_ydata(), roc.tpr)
+        np.testing.assert_array_equal(gain_line.get_xdata(), gain.rate)
+        np.testing.assert_array_equal(gain_line.get_ydata(), gain.tpr)
+        from course_lib.plotting.gains import _gain_area
+
+        assert _gain_area(cl.evaluate(y, s).gain_curve()) == cl.gain_auc(y, s)
+        assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+            f"ROC: TPR(FPR), area {cl.roc_auc(y, s):.3f}",
+            f"gain: TPR(RPP), area {cl.gain_auc(y, s):.3f}",
+        ]
+        plt.close(ax.get_figure())

@@ -10,7 +10,8 @@ from typing import Any
 import matplotlib.pyplot as plt  # noqa: F401 (the doctests close their figures)
 import numpy as np
 
-from ..roc import pair_matrix, roc_auc, roc_curve
+from ..evaluation import evaluate
+from ..roc import pair_matrix, roc_curve
 from ._style import COLORS, _axes, _finish, _no_spines, _unit_square
 
 __all__ = ["plot_weighted_grid", "plot_score_scales", "plot_roc_overlay", "plot_thinning"]
@@ -197,11 +198,11 @@ def plot_roc_overlay(y_true: Any, scores: Mapping[str, Any], *,
     ax = _axes(ax)
     ax.plot([0, 1], [0, 1], color=COLORS["grid"], lw=0.8, ls="--", zorder=1)
     for k, (name, s) in enumerate(scores.items()):
-        w = weights.get(name)
-        c = roc_curve(y_true, s, sample_weight=w)
+        e = evaluate(y_true, s, sample_weight=weights.get(name))  # the curve and its AUC
+        c = e.roc_curve()
         label = name
         if show_auc:
-            label += f" (AUC {roc_auc(y_true, s, sample_weight=w):.3f})"
+            label += f" (AUC {e.roc_auc():.3f})"
         ax.plot(c.fpr, c.tpr, label=label, zorder=2 + k, solid_capstyle="round",
                 **_OVERLAY[k])
     ax.set_xlabel("FPR")

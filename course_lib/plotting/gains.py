@@ -12,8 +12,8 @@ from typing import Any
 import matplotlib.pyplot as plt  # noqa: F401 (the doctests close their figures)
 import numpy as np
 
-from ..gains import _lift_from_gain, gain_auc, gain_curve, ks_curve, lift_of_gain, profit_curve
-from ..roc import roc_auc, roc_curve
+from ..evaluation import evaluate
+from ..gains import GainCurve, _lift_from_gain, gain_curve, ks_curve, lift_of_gain, profit_curve
 from ._style import COLORS, _axes, _diagonal, _finish, _unit_square
 
 __all__ = [
@@ -221,6 +221,12 @@ def plot_profit_curve(y_true: Any, y_score: Any, *, cost: float, revenue: float,
     return _finish(ax, title, loc="lower left")
 
 
+def _gain_area(gain: GainCurve) -> float:
+    """:func:`course_lib.gain_auc` (the float) of the curve ``gain``: the same trapezoids
+    of its vertices, so the same bits."""
+    return float(np.dot(np.diff(gain.rate), gain.tpr[1:] + gain.tpr[:-1]) / 2)
+
+
 def plot_gain_vs_roc(y_true: Any, y_score: Any, *, ax=None, title: str | None = None):
     """Draw the ROC curve ``TPR(FPR)`` and the gain curve ``TPR(RPP)`` on one square.
 
@@ -237,13 +243,13 @@ def plot_gain_vs_roc(y_true: Any, y_score: Any, *, ax=None, title: str | None = 
     ['ROC: TPR(FPR), area 0.792', 'gain: TPR(RPP), area 0.667']
     >>> plt.close(ax.get_figure())
     """
-    roc = roc_curve(y_true, y_score)
-    gain = gain_curve(y_true, y_score)
+    e = evaluate(y_true, y_score)  # one validation and one grouping for both curves
+    roc, gain = e.roc_curve(), e.gain_curve()
     ax = _axes(ax)
     _diagonal(ax, lw=1, zorder=2)
     ax.plot(roc.fpr, roc.tpr, color=COLORS["tie"], lw=2.2,
-            label=f"ROC: TPR(FPR), area {roc_auc(y_true, y_score):.3f}")
+            label=f"ROC: TPR(FPR), area {e.roc_auc():.3f}")
     ax.plot(gain.rate, gain.tpr, color=COLORS["curve"], lw=1.4, ls=(0, (4, 2)),
-            label=f"gain: TPR(RPP), area {gain_auc(y_true, y_score):.3f}")
+            label=f"gain: TPR(RPP), area {_gain_area(gain):.3f}")
     _unit_square(ax, "FPR (ROC) or RPP (gain)", "TPR")
     return _finish(ax, title, loc="lower right")

@@ -13,7 +13,8 @@ from typing import Any
 import matplotlib.pyplot as plt  # noqa: F401 (the doctests close their figures)
 import numpy as np
 
-from ..multiclass import PairwiseAuc, ovr_auc, ovr_roc_curves
+from ..evaluation import evaluate
+from ..multiclass import PairwiseAuc, _prepare
 from ._style import COLORS, _axes, _diagonal, _finish, _legend_below, _no_spines, _unit_square
 from .confusion import _dark, _heat_cmap
 
@@ -46,8 +47,12 @@ def plot_ovr_roc(y_true: Any, y_score: Any, *, labels: Sequence | None = None,
     ['class 0 vs rest (AUC 1.000)', 'class 1 vs rest (AUC 0.667)', 'class 2 vs rest (AUC 1.000)']
     >>> plt.close(ax.get_figure())
     """
-    curves = ovr_roc_curves(y_true, y_score, labels=labels)
-    areas = ovr_auc(y_true, y_score, labels=labels, average=None)
+    # each class against the rest, as ovr_roc_curves and ovr_auc(average=None) take it
+    # (one validation of the classes and scores), each grouped once for its curve and AUC
+    p = _prepare(y_true, y_score, labels, None, False, True)
+    views = [evaluate(p.codes == j, p.scores[:, j]) for j in range(len(p.labels))]
+    curves = {lab: e.roc_curve() for lab, e in zip(p.labels, views)}
+    areas = [e.roc_auc() for e in views]
     if names is not None and len(names) != len(curves):
         raise ValueError(f"names has {len(names)} entries, but there are {len(curves)} classes")
     if len(curves) > len(CLASS_COLORS):

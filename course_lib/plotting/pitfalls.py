@@ -15,7 +15,7 @@ import numpy as np
 from matplotlib.collections import PatchCollection
 from matplotlib.patches import Patch, Rectangle
 
-from ..roc import roc_auc, roc_curve
+from ..evaluation import evaluate
 from ._style import COLORS, _axes, _finish, _no_spines, _one_length, _unit_square
 
 __all__ = ["plot_ranking_strip", "plot_roc_shape", "plot_feature_classes"]
@@ -128,8 +128,8 @@ def plot_roc_shape(y_true: Any, y_score: Any, *, ax=None, label: str = "model",
     >>> plt.close(ax.get_figure())
     """
     y = np.asarray(y_true)
-    curve = roc_curve(y_true, y_score)
-    auc = roc_auc(y_true, y_score)
+    e = evaluate(y_true, y_score)  # one grouping for the curve and its AUC
+    curve, auc = e.roc_curve(), e.roc_auc()
     n = y.size
     m1 = int(np.count_nonzero(y))
     m0 = n - m1

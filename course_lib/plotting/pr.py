@@ -10,8 +10,8 @@ from typing import Any
 import matplotlib.pyplot as plt  # noqa: F401 (the doctests close their figures)
 import numpy as np
 
-from ..pr import average_precision, pr_auc_trapezoid, pr_curve
-from ..roc import roc_auc, roc_curve
+from ..evaluation import evaluate
+from ..pr import pr_auc_trapezoid, pr_curve
 from ._style import COLORS, _axes, _finish, _legend_below, _unit_square
 
 __all__ = [
@@ -33,31 +33,31 @@ def _frac_label(x: Fraction) -> str:
 
 
 def _draw_series(ax, curves: Mapping[str, tuple[Any, Any]],
-                 points: Callable[[Any, Any], tuple[Any, Any]],
-                 score: Callable[[Any, Any], str], *, zorder: int = 2, **style) -> None:
+                 series: Callable[[Any, Any], tuple[Any, Any, str]], *, zorder: int = 2,
+                 **style) -> None:
     """One line per entry of ``curves``, in the colours of ``_SERIES`` in turn.
 
-    ``points(y, s)`` gives the line's x and y data, ``score(y, s)`` the text after its
-    name in the legend; ``style`` goes to ``ax.plot``.
+    ``series(y, s)`` gives the line's x and y data and the text after its name in the
+    legend; ``style`` goes to ``ax.plot``.
     """
     for k, (name, (y, s)) in enumerate(curves.items()):
-        xs, ys = points(y, s)
+        xs, ys, score = series(y, s)
         ax.plot(xs, ys, color=_SERIES[k % len(_SERIES)], zorder=zorder + k,
-                label=f"{name} ({score(y, s)})", **style)
+                label=f"{name} ({score})", **style)
 
 
-def _roc_points(y: Any, s: Any) -> tuple[Any, Any]:
-    c = roc_curve(y, s)
-    return c.fpr, c.tpr
+def _roc_series(y: Any, s: Any) -> tuple[Any, Any, str]:
+    """The ROC curve and its AUC, from one grouping of the scores."""
+    e = evaluate(y, s)
+    c = e.roc_curve()
+    return c.fpr, c.tpr, f"AUC {e.roc_auc():.3f}"
 
 
-def _pr_points(y: Any, s: Any) -> tuple[Any, Any]:
-    c = pr_curve(y, s)
-    return c.recall, c.precision
-
-
-def _ap_text(y: Any, s: Any) -> str:
-    return f"AP {average_precision(y, s):.3f}"
+def _pr_series(y: Any, s: Any) -> tuple[Any, Any, str]:
+    """The PR curve and its average precision, from one grouping of the scores."""
+    e = evaluate(y, s)
+    c = e.pr_curve()
+    return c.recall, c.precision, f"AP {e.average_precision():.3f}"
 
 
 def plot_pr_curve(y_true: Any, y_score: Any, *, ax=None, threshold: float | None = None,
@@ -138,14 +138,15 @@ def plot_pr_areas(y_true: Any, y_score: Any, *, kind: str = "step", ax=None,
     """
     if kind not in ("step", "trapezoid"):
         raise ValueError(f"kind must be 'step' or 'trapezoid', got {kind!r}")
-    c = pr_curve(y_true, y_score)
+    e = evaluate(y_true, y_score)  # the curve and its average precision: one grouping
+    c = e.pr_curve()
     x = np.r_[0.0, c.recall]
     p = np.r_[c.precision[0], c.precision]
     ax = _axes(ax)
     if kind == "step":
         ax.fill_between(x, p, 0, step="pre", color=COLORS["shade"], lw=0, zorder=1)
         ax.step(x, p, where="pre", color=COLORS["curve"], lw=1.2, zorder=2)
-        default = f"average precision: {average_precision(y_true, y_score):.4f}"
+        default = f"average precision: {e.average_precision():.4f}"
     else:
         ax.fill_between(x, p, 0, color=COLORS["shade"], lw=0, zorder=1)
         ax.plot(x, p, color=COLORS["curve"], lw=1.2, zorder=2)
@@ -230,7 +231,7 @@ def plot_roc_curves(curves: Mapping[str, tuple[Any, Any]], *, ax=None,
     """
     ax = _axes(ax)
     ax.plot([0, 1], [0, 1], ":", color=COLORS["grid"], lw=1, zorder=1)
-    _draw_series(ax, curves, _roc_points, lambda y, s: f"AUC {roc_auc(y, s):.3f}", lw=1.8)
+    _draw_series(ax, curves, _roc_series, lw=1.8)
     _unit_square(ax, "FPR", "TPR")
     _legend_below(ax)
     ax.set_title("ROC" if title is None else title)
@@ -257,7 +258,7 @@ def plot_pr_curves(curves: Mapping[str, tuple[Any, Any]], *, ax=None,
     >>> plt.close(ax.get_figure())
     """
     ax = _axes(ax)
-    _draw_series(ax, curves, _pr_points, _ap_text, lw=1.8)
+    _draw_series(ax, curves, _pr_series, lw=1.8)
     _unit_square(ax, "recall R", "precision P")
     _legend_below(ax)
     ax.set_title("PR" if title is None else title)
@@ -298,7 +299,7 @@ def plot_pr_unachievable(positive_share: float,
     ax.plot(r, p, color=COLORS["grid"], lw=1.2, zorder=2)
     ax.plot([0, 1], [positive_share] * 2, ":", color=COLORS["text"], lw=1, zorder=2,
             label=f"P = π = {positive_share:.3g}")
-    _draw_series(ax, curves or {}, _pr_points, _ap_text, zorder=3, lw=1.6)
+    _draw_series(ax, curves or {}, _pr_series, zorder=3, lw=1.6)
     _unit_square(ax, "recall R", "precision P")
     _legend_below(ax)
     return _finish(ax, title)
@@ -329,12 +330,11 @@ def plot_prg_curves(curves: Mapping[str, tuple[Any, Any]], *, ax=None,
 
     ax = _axes(ax)
     ax.axhline(0, color=COLORS["grid"], lw=1, zorder=1)
-    def points(y: Any, s: Any) -> tuple[Any, Any]:
+    def series(y: Any, s: Any) -> tuple[Any, Any, str]:
         c = precision_recall_gain_curve(y, s)
-        return c.recall_gain, c.precision_gain
+        return c.recall_gain, c.precision_gain, f"AUPRG {prg_auc(y, s):.3f}"
 
-    _draw_series(ax, curves, points, lambda y, s: f"AUPRG {prg_auc(y, s):.3f}", lw=1.8,
-                 marker="o", ms=2.5)
+    _draw_series(ax, curves, series, lw=1.8, marker="o", ms=2.5)
     _unit_square(ax, "recall gain", "precision gain")
     ax.set_ylim(-0.25, 1.02)
     ax.set_aspect("auto")
