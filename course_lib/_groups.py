@@ -423,7 +423,7 @@ _FIBONACCI = np.uint64(0x9E3779B97F4A7C15)
 #: Below this many objects, or with more distinct scores in the sample than a quarter
 #: of it, :func:`_hashed_groups` leaves the work to the sorts.
 _HASH_MIN_SIZE = 2**16
-_HASH_SAMPLE = 2**14
+_HASH_SAMPLE = 2**16
 _NAN_BITS = np.uint64(0x7FF8000000000001)
 
 
@@ -456,17 +456,17 @@ def _hashed_groups(y: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> ScoreG
     home = np.right_shift(np.multiply(known, _FIBONACCI), drop).view(np.int64)
     owner[home] = known
     owner[home ^ 1] = known
-    sums = np.zeros(2**width + 1, dtype=np.float64 if w is not None else np.int64)
-    # (the last slot takes the strays, left out)
+    # each object's slot (the last slot takes the strays, left out), then one bincount
     label = y.view(np.uint8)
     chunk = min(n, _CHUNK)
-    slot, seen, stray = np.empty(chunk, np.uint64), np.empty(chunk, np.uint64), np.empty(chunk, bool)
+    slots = np.empty(n, np.uint64)
+    seen, stray = np.empty(chunk, np.uint64), np.empty(chunk, bool)
     zero_free = np.empty(chunk, np.float64)
     strays = []
     for i in range(0, n, chunk):  # chunk by chunk, so that each step works in cache
         m = min(chunk, n - i)
         part_bits = np.add(s[i : i + m], 0.0, out=zero_free[:m]).view(np.uint64)
-        part = slot[:m]
+        part = slots[i : i + m]
         np.multiply(part_bits, _FIBONACCI, out=part)
         np.right_shift(part, drop, out=part)
         np.bitwise_xor(part, label[i : i + chunk], out=part)  # the label flips bit 0
@@ -479,7 +479,10 @@ def _hashed_groups(y: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> ScoreG
             strays.append(where + i)
             if 8 * sum(x.size for x in strays) > n:
                 return None
-        np.add.at(sums, index, w[i : i + chunk] if w is not None else 1)
+    # bincount adds each slot's weights in input order (as a running sum would)
+    sums = np.bincount(slots.view(np.int64), weights=w, minlength=2**width + 1)
+    if w is None:
+        sums = sums.astype(np.int64)
     used = np.flatnonzero(owner != _NAN_BITS)
     values = owner[used]
     h = np.right_shift(np.multiply(values, _FIBONACCI), drop).view(np.int64)

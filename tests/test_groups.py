@@ -152,7 +152,7 @@ def test_groups_by_numpy_hash_are_the_sums_in_input_order(distinct, weighted, mo
         sorted_ = score_groups(y, s)  # the sorting path, against the plain count too
         assert sorted_.scores.tolist() == keys
         assert sorted_.pos.tolist() == pos and sorted_.neg.tolist() == neg
-    if distinct in (4000, "40 and rare"):
+    if distinct == "40 and rare":  # (a sample of 2**16 finds all 4,000 values)
         assert sizes and max(sizes) < n // 8  # some strays, summed apart
 
 
