@@ -648,6 +648,23 @@ def _below_chords(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return out
 
 
+def upper_chain(hull: list[tuple[float, float]], xs: list[float], ys: list[float]) -> None:
+    """Extend the upper hull ``hull`` (Andrew's monotone chain) by the points ``(xs,
+    ys)``, which come in increasing x (then y): a vertex on or below the chord of its
+    neighbours (cross product within ``-COLLINEAR_TOL``) is dropped, a repeated point
+    skipped. The one chain of :class:`HullAcc` and :func:`course_lib.roc_convex_hull`."""
+    for px, py in zip(xs, ys):
+        if hull and hull[-1] == (px, py):
+            continue
+        while len(hull) >= 2:
+            (ax, ay), (bx, by) = hull[-2], hull[-1]
+            if (bx - ax) * (py - ay) - (by - ay) * (px - ax) >= -COLLINEAR_TOL:
+                hull.pop()  # b is on or below the chord a -> p
+            else:
+                break
+        hull.append((px, py))
+
+
 class HullAcc:
     """The ROC convex hull, by the monotone chain as the points arrive (in increasing
     FPR), with :func:`course_lib.roc_convex_hull`'s collinearity tolerance.
@@ -677,17 +694,7 @@ class HullAcc:
             idx = idx[~drop]
         x = st.fp1[idx].astype(np.float64) / m0
         y = st.tp1[idx].astype(np.float64) / m1
-        hull = self.hull
-        for px, py in zip(x.tolist(), y.tolist()):
-            if hull[-1] == (px, py):
-                continue
-            while len(hull) >= 2:
-                (ax, ay), (bx, by) = hull[-2], hull[-1]
-                if (bx - ax) * (py - ay) - (by - ay) * (px - ax) >= -COLLINEAR_TOL:
-                    hull.pop()
-                else:
-                    break
-            hull.append((px, py))
+        upper_chain(self.hull, x.tolist(), y.tolist())
 
     def result(self) -> tuple[np.ndarray, np.ndarray, float]:
         """``(fpr, tpr, area)`` of the hull's vertices."""

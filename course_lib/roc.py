@@ -38,7 +38,16 @@ from ._checks import (
     need_classes,
 )
 from ._curves import CurveView
-from ._stream import COLLINEAR_TOL, AucAcc, CurveAcc, Totals, in_memory, run, trapezoid_area
+from ._stream import (
+    COLLINEAR_TOL,
+    AucAcc,
+    CurveAcc,
+    Totals,
+    in_memory,
+    run,
+    trapezoid_area,
+    upper_chain,
+)
 
 __all__ = [
     "RocStep",
@@ -474,16 +483,7 @@ def roc_convex_hull(fpr: Any, tpr: Any) -> RocHull:
         raise ValueError(f"fpr and tpr have different lengths: {xs.size} and {ys.size}")
     order = np.lexsort((ys, xs))  # by x, then by y
     hull: list[tuple[float, float]] = []
-    for px, py in zip(xs[order].tolist(), ys[order].tolist()):
-        if hull and hull[-1] == (px, py):
-            continue
-        while len(hull) >= 2:
-            (ax, ay), (bx, by) = hull[-2], hull[-1]
-            if (bx - ax) * (py - ay) - (by - ay) * (px - ax) >= -COLLINEAR_TOL:
-                hull.pop()  # b is on or below the chord a -> p
-            else:
-                break
-        hull.append((px, py))
+    upper_chain(hull, xs[order].tolist(), ys[order].tolist())
     hx = np.array([p[0] for p in hull])
     hy = np.array([p[1] for p in hull])
     return RocHull(hx, hy, trapezoid_area(hx, hy))
