@@ -75,8 +75,10 @@ test-warehouse: $(WAREHOUSE_STAMP)
 
 # pytest-xdist, one worker per core (at most 4: each worker may run a kernel, a browser
 # or Spark, and memory runs out before cores do); --dist loadfile keeps the tests of a
-# file in one worker, so the cells of a notebook run in order in one kernel and the Spark
-# session of tests/test_sql.py starts once.
+# file in one worker, so the cells of a notebook run in order in one kernel.
+# tests/conftest.py adapts it (pytest_xdist_make_scheduler): every Spark test in one
+# worker (one Spark session), the book's tests and the PDF's in one (one book build,
+# tests/book_build.py), the two sandbox-attack batches in two, the longest units first.
 PARALLEL := -n auto --maxprocesses 4 --dist loadfile
 
 test: check $(WAREHOUSE_STAMP)

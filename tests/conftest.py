@@ -32,9 +32,110 @@ def table1():
     return labels, scores
 
 
+# ------------------------------------------------------------------- the Spark session
+
+
+@pytest.fixture(scope="session")
+def spark_session():
+    """One local[2] Spark session (one Java process) for every Spark test of the run:
+    the tests that use it are one pytest-xdist group, run by one worker (see
+    ``pytest_collection_modifyitems``). Skipped without Java or pyspark, except in CI,
+    where the Spark tests must run. A module sets what it needs of the session's SQL
+    settings (``spark.sql.shuffle.partitions``) and its temporary views."""
+    import shutil
+    import warnings
+
+    reason = None
+    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        reason = "Spark needs a Java runtime (install openjdk-17-jre-headless)"
+    else:
+        try:
+            import pyspark  # noqa: F401
+        except ImportError:
+            reason = "pyspark is not installed (pip install -r requirements-warehouse.txt)"
+    if reason is not None:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"CI must run the Spark tests: {reason}")
+        pytest.skip(reason)
+    from course_lib.sql import SparkRunner
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        run = SparkRunner.start("local[2]", quiet=True)
+    yield run.session
+    run.stop()
+
+
+# ------------------------------------------------ how pytest-xdist shares out the tests
+#
+# `make test` runs `pytest -n auto --dist loadfile`: a work unit is a file (the cells of a
+# notebook run in order in one kernel, a module's fixtures are made once). The scheduler
+# below (pytest_xdist_make_scheduler) keeps that, with three exceptions, and hands out the
+# longest units first, so that no worker is left alone at the end with a long one:
+#
+# * "spark": the Spark tests of tests/test_sql.py and tests/test_report_engines.py (those
+#   with "spark" in their name; each uses conftest's spark_session), so one worker
+#   starts Java once for all of them;
+# * "book": tests/test_book.py and tests/test_pdf.py, the tests of the built book
+#   (tests/book_build.py): the worker that builds the HTML book builds the single page for
+#   the PDF from the same Sphinx environment, and no other worker waits for it;
+# * the two batches of tests/test_sandbox_attacks.py (as the invoking user, as an
+#   unprivileged one) are independent units, so two workers can run them at once.
+#
+# The scheduler sees test ids only (pytest-xdist's own groups, --dist loadgroup, rename
+# the ids, which pytest 9 no longer lets it do), hence rules on the ids. A Spark test
+# named without "spark" still passes, in the unit of its file, with a session of its own.
+
+BOOK_FILES = ("tests/test_book.py", "tests/test_pdf.py")
+SPARK_FILES = ("tests/test_sql.py", "tests/test_report_engines.py")
+ATTACKS_FILE = "tests/test_sandbox_attacks.py"
+
+#: Seconds a unit took with two workers on two cores (issue 29), for the order only: the
+#: units named here go first, the longest first; the others follow in pytest-xdist's
+#: order for --dist loadfile (most tests first).
+LONGEST = {
+}
+
+
+def work_unit(nodeid: str) -> str:
+    """The unit of work of a test id: its file, or one of the groups above."""
+    path, _, name = nodeid.partition("::")
+    if path in BOOK_FILES:
+        return "book"
+    if path in SPARK_FILES and "spark" in name.lower():
+        return "spark"
+    if path == ATTACKS_FILE and name.endswith("]"):
+        return f"{path}[{name[name.rindex('[') + 1:-1]}]"
+    return path
+
+
 def pytest_collection_modifyitems(config, items):
     """A test that uses the Spark session is a ``spark`` test (``make test`` runs them;
     ``make test-warehouse`` runs only them)."""
     for item in items:
         if "spark_run" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.spark)
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """--dist loadfile with the units of ``work_unit``, the longest first."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class Units(LoadFileScheduling):
+        ordered = False
+
+        def _split_scope(self, nodeid: str) -> str:
+            return work_unit(nodeid)
+
+        def _assign_work_unit(self, node) -> None:
+            if not self.ordered:  # the first assignment: the queue is complete
+                queue = sorted(self.workqueue.items(),
+                               key=lambda unit: (-LONGEST.get(unit[0], 0), -len(unit[1])))
+                self.workqueue.clear()
+                self.workqueue.update(queue)
+                self.ordered = True
+            super()._assign_work_unit(node)
+
+    return Units(config, log)

@@ -2,8 +2,9 @@
 every image, link and anchor resolves. The browser test opens every page in headless
 Chromium with outside name lookups blocked and checks that MathJax typeset the math.
 
-The book is built once per test session into a temporary folder (never into the
-author's ``_build``), from the stored notebook outputs, exactly as ``make book`` does.
+The book is built from the stored notebook outputs, exactly as ``make book`` does, once
+for every test that reads it (tests/book_build.py: into ``_build/tests/book``, never the
+author's ``_build/html``, and again only when its sources change).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+import book_build
 import pytest
 from test_interactive import launch
 
@@ -32,15 +34,8 @@ IN_CI = os.environ.get("CI", "").lower() == "true"
 
 
 @pytest.fixture(scope="session")
-def html_dir(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("book")
-    proc = subprocess.run(
-        [str(JUPYTER_BOOK), "build", str(ROOT), "--builder", "html", "--path-output", str(out),
-         "-W", "-n", "--keep-going"],
-        capture_output=True, text=True, timeout=900,
-    )
-    assert proc.returncode == 0, f"book build failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}"
-    html = out / "_build" / "html"
+def html_dir() -> Path:
+    html = book_build.built("html")
     assert (html / "index.html").is_file()
     return html
 

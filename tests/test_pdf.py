@@ -1,6 +1,7 @@
 """``make pdf``: the whole book as one PDF, built offline (singlehtml printed by Chromium).
 
-The test builds the single-page book into a temporary folder, prints it with
+The test builds the single-page book (tests/book_build.py: from the Sphinx environment of
+the HTML book that tests/test_book.py reads, into ``_build/tests/book``), prints it with
 ``book/_ext/print_pdf.py`` as ``make pdf`` (the handout) and ``make pdf-solutions`` (the
 answer key) do, both from one page load (``--answer-key``), and reads the PDFs back with
 poppler's ``pdftotext`` and ``pdftoppm`` (Debian's poppler-utils): every title of the
@@ -18,12 +19,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import book_build
 import pytest
 
 from course_lib.exercises.student import FOLDED
 
 ROOT = Path(__file__).resolve().parents[1]
-JUPYTER_BOOK = Path(sys.executable).with_name("jupyter-book")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 POPPLER = shutil.which("pdftotext") and shutil.which("pdftoppm")
 IN_CI = os.environ.get("CI", "").lower() == "true"
@@ -68,17 +69,11 @@ def pdf(tmp_path_factory) -> Path:
         if IN_CI:
             pytest.fail("CI=true but Chromium or poppler-utils is missing (.ci/run installs them)")
         pytest.skip("needs Chromium and poppler-utils (apt-get install chromium poppler-utils)")
+    page = book_build.built("singlehtml") / "index.html"
     out = tmp_path_factory.mktemp("pdf")
-    proc = subprocess.run(
-        [str(JUPYTER_BOOK), "build", str(ROOT), "--builder", "singlehtml", "--path-output",
-         str(out), "-W", "-n", "--keep-going"],
-        capture_output=True, text=True, timeout=900,
-    )
-    assert proc.returncode == 0, f"singlehtml build failed:\n{proc.stdout[-3000:]}{proc.stderr[-3000:]}"
     target, key = out / "book.pdf", out / "book-solutions.pdf"
     proc = subprocess.run(
-        [sys.executable, str(ROOT / "book" / "_ext" / "print_pdf.py"),
-         str(out / "_build" / "singlehtml" / "index.html"), str(target),
+        [sys.executable, str(ROOT / "book" / "_ext" / "print_pdf.py"), str(page), str(target),
          "--answer-key", str(key)],
         capture_output=True, text=True, timeout=900,
     )

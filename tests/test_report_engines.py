@@ -8,15 +8,13 @@ groups must be equal, and the report made through DuckDB must equal the report m
 memory. The sources (files, globs, CSV, ``db.duckdb:table``) record each file's SHA-256
 and rows. Column names that need quoting work; names that try to inject SQL are only
 missing columns. Every bad input is a ValueError that names the problem. Spark
-(local[2], one session for the module) agrees with DuckDB on a few small tables.
+(local[2], conftest.py's session) agrees with DuckDB on a few small tables.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-import shutil
-import warnings
 from pathlib import Path
 
 import duckdb
@@ -28,7 +26,6 @@ from course_lib.report import MemoryEngine
 from course_lib.report._duckdb import DuckDBEngine, _rechunk
 from course_lib.report._engine import Groups
 
-IN_CI = os.environ.get("CI", "").lower() == "true"
 SCORES = ("s1", "s2")
 
 
@@ -489,29 +486,15 @@ def test_bad_arguments_of_groups():
 
 
 @pytest.fixture(scope="module")
-def spark_run():
-    """One local[2] Spark session for the module (skipped without Java or pyspark,
-    except in CI)."""
-    reason = None
-    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
-        reason = "Spark needs a Java runtime (install openjdk-17-jre-headless)"
-    else:
-        try:
-            import pyspark  # noqa: F401
-        except ImportError:
-            reason = "pyspark is not installed (pip install -r requirements-warehouse.txt)"
-    if reason is not None:
-        if IN_CI:
-            pytest.fail(f"CI must run the Spark tests: {reason}")
-        pytest.skip(reason)
+def spark_run(spark_session):
+    """The run's local[2] Spark session (conftest.py; skipped without Java or pyspark,
+    except in CI), with two shuffle partitions."""
     from course_lib.sql import SparkRunner
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        run = SparkRunner.start("local[2]", config={"spark.sql.shuffle.partitions": "2"},
-                                quiet=True)
-    yield run
-    run.stop()
+    before = spark_session.conf.get("spark.sql.shuffle.partitions")
+    spark_session.conf.set("spark.sql.shuffle.partitions", "2")
+    yield SparkRunner(spark_session)
+    spark_session.conf.set("spark.sql.shuffle.partitions", before)
 
 
 def test_spark_agrees_with_duckdb(spark_run, tables):

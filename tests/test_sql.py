@@ -2,16 +2,13 @@
 
 DuckDB (embedded) is checked on Table 1, on aSAH and on 240 random cases with ties and
 weights; identifiers and data are validated before any SQL runs. The same SQL then runs
-on Spark local[2] (one session for the module) on a subset of the cases, and the
-reproductions of Spark MLlib's binned AUC and of its areaUnderPR are checked against Spark
-itself.
+on Spark local[2] (conftest.py's session, one for every Spark test of the run) on a subset
+of the cases, and the reproductions of Spark MLlib's binned AUC and of its areaUnderPR are
+checked against Spark itself.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-import warnings
 from fractions import Fraction
 from pathlib import Path
 
@@ -47,7 +44,6 @@ from course_lib.sql import (
 )
 
 ROOT = Path(__file__).resolve().parents[1]
-IN_CI = os.environ.get("CI", "").lower() == "true"
 TOL = 1e-12
 
 
@@ -558,20 +554,9 @@ SPARK_CASES = CASES[:20]
 
 
 @pytest.fixture(scope="module")
-def spark_run(tmp_path_factory):
-    """One local[2] Spark session for the module, reading the cases from Parquet."""
-    reason = None
-    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
-        reason = "Spark needs a Java runtime (install openjdk-17-jre-headless)"
-    else:
-        try:
-            import pyspark  # noqa: F401
-        except ImportError:
-            reason = "pyspark is not installed (pip install -r requirements-warehouse.txt)"
-    if reason is not None:
-        if IN_CI:
-            pytest.fail(f"CI must run the Spark tests: {reason}")
-        pytest.skip(reason)
+def spark_run(spark_session, tmp_path_factory):
+    """The run's local[2] Spark session (conftest.py; skipped without Java or pyspark,
+    except in CI) with one shuffle partition, reading the cases from Parquet."""
     path = tmp_path_factory.mktemp("spark") / "cases.parquet"
     con = duckdb.connect()
     frame = pd.concat(
@@ -580,13 +565,15 @@ def spark_run(tmp_path_factory):
          for c in SPARK_CASES], ignore_index=True)
     con.register("f", frame)
     con.execute(f"COPY f TO '{path.as_posix()}' (FORMAT parquet)")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        run = SparkRunner.start("local[2]", config={"spark.sql.shuffle.partitions": "1"})
-    run.session.sparkContext.setLogLevel("ERROR")
-    run.session.read.parquet(str(path)).cache().createOrReplaceTempView("cases")
+    before = spark_session.conf.get("spark.sql.shuffle.partitions")
+    spark_session.conf.set("spark.sql.shuffle.partitions", "1")
+    run = SparkRunner(spark_session)
+    cases = run.session.read.parquet(str(path)).cache()
+    cases.createOrReplaceTempView("cases")
     yield run
-    run.stop()
+    run.session.catalog.dropTempView("cases")
+    cases.unpersist()
+    spark_session.conf.set("spark.sql.shuffle.partitions", before)
 
 
 def check_case_spark(run, case: dict) -> None:
