@@ -542,7 +542,11 @@ def gain_auc(
         # sum over steps of width (selected_k - selected_{k-1}) and mean height of tp
         twice = int(np.dot(np.diff(selected), tp[1:] + tp[:-1]))
         return Fraction(twice, 2 * int(selected[-1]) * int(tp[-1]))
-    g = gain_curve(y_true, y_score, sample_weight=sample_weight)
+    return gain_area(gain_curve(y_true, y_score, sample_weight=sample_weight))
+
+
+def gain_area(g: GainCurve) -> float:
+    """:func:`gain_auc` (the float) of a gain curve: the trapezoids of its vertices."""
     return float(np.dot(np.diff(g.rate), g.tpr[1:] + g.tpr[:-1]) / 2)
 
 

@@ -13,7 +13,14 @@ import matplotlib.pyplot as plt  # noqa: F401 (the doctests close their figures)
 import numpy as np
 
 from ..evaluation import evaluate
-from ..gains import GainCurve, _lift_from_gain, gain_curve, ks_curve, lift_of_gain, profit_curve
+from ..gains import (
+    _lift_from_gain,
+    gain_area,
+    gain_curve,
+    ks_curve,
+    lift_of_gain,
+    profit_curve,
+)
 from ._style import COLORS, _axes, _diagonal, _finish, _unit_square
 
 __all__ = [
@@ -221,12 +228,6 @@ def plot_profit_curve(y_true: Any, y_score: Any, *, cost: float, revenue: float,
     return _finish(ax, title, loc="lower left")
 
 
-def _gain_area(gain: GainCurve) -> float:
-    """:func:`course_lib.gain_auc` (the float) of the curve ``gain``: the same trapezoids
-    of its vertices, so the same bits."""
-    return float(np.dot(np.diff(gain.rate), gain.tpr[1:] + gain.tpr[:-1]) / 2)
-
-
 def plot_gain_vs_roc(y_true: Any, y_score: Any, *, ax=None, title: str | None = None):
     """Draw the ROC curve ``TPR(FPR)`` and the gain curve ``TPR(RPP)`` on one square.
 
@@ -250,6 +251,6 @@ def plot_gain_vs_roc(y_true: Any, y_score: Any, *, ax=None, title: str | None = 
     ax.plot(roc.fpr, roc.tpr, color=COLORS["tie"], lw=2.2,
             label=f"ROC: TPR(FPR), area {e.roc_auc():.3f}")
     ax.plot(gain.rate, gain.tpr, color=COLORS["curve"], lw=1.4, ls=(0, (4, 2)),
-            label=f"gain: TPR(RPP), area {_gain_area(gain):.3f}")
+            label=f"gain: TPR(RPP), area {gain_area(gain):.3f}")
     _unit_square(ax, "FPR (ROC) or RPP (gain)", "TPR")
     return _finish(ax, title, loc="lower right")
