@@ -90,10 +90,23 @@ BOOK_FILES = ("tests/test_book.py", "tests/test_pdf.py")
 SPARK_FILES = ("tests/test_sql.py", "tests/test_report_engines.py")
 ATTACKS_FILE = "tests/test_sandbox_attacks.py"
 
-#: Seconds a unit took with two workers on two cores (issue 29), for the order only: the
-#: units named here go first, the longest first; the others follow in pytest-xdist's
-#: order for --dist loadfile (most tests first).
+#: Rough seconds of a unit with two workers on two busy cores (issue 29), for the order
+#: only: the units named here go first, the longest first; the others follow in
+#: pytest-xdist's order for --dist loadfile (most tests first).
 LONGEST = {
+    "book": 900,
+    "tests/test_lab_live.py": 600,
+    "spark": 400,
+    "tests/test_student_install.py": 400,
+    "tests/test_grade.py": 250,
+    "tests/test_sandbox_attacks.py[user]": 200,
+    "tests/test_calibration.py": 160,
+    "tests/test_confusion.py": 160,
+    "tests/test_sandbox_attacks.py[invoker]": 150,
+    "tests/test_grade_copies.py": 130,
+    "tests/test_assessment.py": 120,
+    "notebooks/14_warehouse.ipynb": 120,
+    "tests/test_lab.py": 100,
 }
 
 
