@@ -29,12 +29,16 @@ def _rows(y: Any, s: Any, w: Any = None) -> list[tuple[bool, Any, Any]]:
     return list(zip(y, s, ws))
 
 
-def groups(y: Any, s: Any, w: Any = None) -> list[tuple[Any, Any, Any]]:
-    """(score, positive weight, negative weight) per distinct score, decreasing."""
+def groups(y: Any, s: Any, w: Any = None, *, empty: bool = False
+           ) -> list[tuple[Any, Any, Any]]:
+    """(score, positive weight, negative weight) per distinct score, decreasing; a
+    score whose objects all weigh 0 is no rule's boundary and is left out (unless
+    ``empty``)."""
     g: dict[Any, list[Any]] = {}
     for label, score, weight in _rows(y, s, w):
         g.setdefault(score, [0, 0])[0 if label else 1] += weight
-    return [(k, g[k][0], g[k][1]) for k in sorted(g, reverse=True)]
+    return [(k, g[k][0], g[k][1]) for k in sorted(g, reverse=True)
+            if empty or g[k][0] + g[k][1]]
 
 
 def roc_points(y: Any, s: Any, w: Any = None) -> tuple[list[Any], list[Any], list[Any]]:
