@@ -125,6 +125,11 @@ def tables(tmp_path_factory):
     return out
 
 
+# A wiring test, kept: both engines feed the same accumulators (course_lib._stream), so
+# what is compared is not two implementations of a number but the groups each engine
+# reads (label kinds, pos_label, missing values, weights, dtypes, chunk boundaries,
+# segment and pair streams); the numbers themselves are checked against oracles in
+# tests/test_report_core.py.
 @pytest.mark.parametrize("seed", SEEDS)
 def test_duckdb_equals_memory(tables, seed):
     frame, kwargs, path = tables[seed]
@@ -199,6 +204,8 @@ def test_int64_scores_keep_their_type_and_order():
         assert engine.summary().distinct == {"s": 4}
 
 
+# A wiring test, kept: the same accumulators on both sides; it checks that the report
+# reads a file through DuckDB as it reads a DataFrame in memory (and records the input).
 @pytest.mark.parametrize("seed", range(12))
 def test_report_through_duckdb_equals_report_in_memory(tables, seed):
     from course_lib.report import report
@@ -497,6 +504,7 @@ def spark_run(spark_session):
     spark_session.conf.set("spark.sql.shuffle.partitions", before)
 
 
+# A wiring test, kept: Spark's groups against DuckDB's (the same accumulators read both).
 def test_spark_agrees_with_duckdb(spark_run, tables):
     from course_lib.report._spark import SparkEngine
 
