@@ -29,6 +29,7 @@ from course_lib.sql import (
     DuckDBRunner,
     SparkRunner,
     auc_sql,
+    compute,
     cumulative_counts_sql,
     gains_table_sql,
     ks_sql,
@@ -549,24 +550,75 @@ def test_cumulating_in_buckets_gives_the_same_table(duck, buckets):
                                        atol=1e-12 * float(np.sum(case["w"])))
 
 
-class _NoRoomForOneWindow(DuckDBRunner):
-    """A DuckDB runner that refuses the single window over every distinct score, as
-    DuckDB does on about 10^8 of them under a memory limit of a few GB."""
+class _NoWindow(DuckDBRunner):
+    """A DuckDB runner that refuses any window (DuckDB runs out of memory on the single
+    window over about 10^8 distinct scores under a limit of a few GB) and counts the
+    statements it runs."""
+
+    def __init__(self, connection) -> None:
+        super().__init__(connection)
+        self.statements = 0
 
     def keep(self, sql: str) -> str:
-        if "PARTITION BY bucket_" not in sql and " OVER (" in sql:
+        if " OVER (" in sql:
             raise MemoryError("Out of Memory Error (simulated)")
+        self.statements += 1
         return super().keep(sql)
 
+    def fetch(self, sql: str) -> list[tuple]:
+        if " OVER (" in sql:
+            raise MemoryError("Out of Memory Error (simulated)")
+        self.statements += 1
+        return super().fetch(sql)
 
-def test_evaluation_cumulates_in_buckets_when_memory_runs_out(duck):
-    """sql_evaluation falls back to score_counts_sql + cumulative_counts_sql(buckets)
-    on MemoryError: the same results, and no table left behind."""
-    run = _NoRoomForOneWindow(duck.connection)
+
+@pytest.mark.parametrize("per_fetch", [1, 3])
+def test_evaluation_runs_no_window_and_reads_the_groups_in_fetches(duck, monkeypatch, per_fetch):
+    """sql_evaluation keeps score_counts_sql's GROUP BY (no window) and reads it back in
+    fetches of GROUPS_PER_FETCH groups, each below the last score seen: the same
+    results, one fetch per GROUPS_PER_FETCH groups and pass (one pass, two with float
+    weights), and no table left behind."""
+    monkeypatch.setattr(compute, "GROUPS_PER_FETCH", per_fetch)
+    run = _NoWindow(duck.connection)
     before = duck.fetch("SELECT COUNT(*) FROM duckdb_tables()")
     for case in CASES[:36]:
+        run.statements = 0
         check_evaluation(run, case)
+        if 0 < case["y"].sum() < case["y"].size:
+            d = len(np.unique(case["s"]))
+            # the checks and the kept GROUP BY; with weights the class counts, and for
+            # float weights a first pass (their totals); per pass d // per_fetch + 1 fetches
+            weighted, passes = case["w"] is not None, 1 + (not integral(case))
+            assert run.statements == 2 + weighted + passes * (d // per_fetch + 1)
     assert duck.fetch("SELECT COUNT(*) FROM duckdb_tables()") == before
+
+
+SCORE_TYPES = {
+    "DOUBLE": "CAST(v AS DOUBLE) / 7",
+    "FLOAT": "CAST(CAST(v AS DOUBLE) / 7 AS FLOAT)",
+    "DECIMAL(12,3)": "CAST(CAST(v AS DOUBLE) / 7 AS DECIMAL(12,3))",
+    "BIGINT": "CAST(4611686018427387904 AS BIGINT) + v",  # 2**62 + v: beyond a double
+    "HUGEINT": "CAST(v AS HUGEINT) * 170141183460469231731687303715884105",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(SCORE_TYPES))
+@pytest.mark.parametrize("weighted", [False, True])
+def test_evaluation_reads_every_score_type_back_exactly(monkeypatch, kind, weighted):
+    """Each fetch after the first starts below the last score seen, written as a literal
+    of the score's type: with one group per fetch, every type gives the results of one
+    fetch for all (no group skipped or read twice)."""
+    run = DuckDBRunner()
+    run.fetch(f"CREATE TABLE t AS SELECT CAST(hash(i) % 3 = 0 AS INTEGER) AS y, "
+              f"{SCORE_TYPES[kind].replace('v', '(CAST(hash(i + 7) % 23 AS INTEGER) - 11)')} AS s, "
+              f"CAST(1 + hash(i + 9) % 4 AS DOUBLE) / 2 AS w FROM range(200) r(i)")
+    w = "w" if weighted else None
+    whole = sql_evaluation(run, "t", label="y", score="s", weight=w)
+    monkeypatch.setattr(compute, "GROUPS_PER_FETCH", 1)
+    assert run.fetch("SELECT COUNT(DISTINCT s) FROM t") == [(23,)]
+    one = sql_evaluation(run, "t", label="y", score="s", weight=w)
+    assert (one.auc, one.gini, one.ks) == (whole.auc, whole.gini, whole.ks)
+    pd.testing.assert_frame_equal(one.gains_table, whole.gains_table, check_exact=True)
 
 
 def test_a_query_beyond_the_memory_limit_is_refused_with_memory_error(tmp_path):
@@ -655,6 +707,24 @@ def test_evaluation_on_spark(spark_run):
     for case in SPARK_CASES[:8]:
         check_evaluation(spark_run, case)
     assert not [t for t in spark_run.session.catalog.listTables() if "course_lib" in t.name]
+
+
+@pytest.mark.parametrize("kind", ["double", "float", "decimal(12,3)", "bigint"])
+def test_evaluation_reads_every_score_type_back_exactly_on_spark(spark_run, monkeypatch, kind):
+    """One group per fetch on Spark (each fetch below a literal of the score's type):
+    DuckDB's results for all the groups at once."""
+    values = ", ".join(f"({(3 * i) % 5 % 2}, {i % 7 - 3}, {1 + i % 3})" for i in range(30))
+    score = "CAST(4611686018427387904 AS BIGINT) + v" if kind == "bigint" else (
+        f"CAST(CAST(v AS DOUBLE) / 7 AS {kind})")
+    spark_q = f"SELECT y, {score} AS s, CAST(w AS DOUBLE) / 2 AS w FROM VALUES {values} AS t(y, v, w)"
+    duck_q = (f"SELECT y, {score.replace('(12,3)', '(12, 3)')} AS s, CAST(w AS DOUBLE) / 2 AS w "
+              f"FROM (VALUES {values}) t(y, v, w)")
+    monkeypatch.setattr(compute, "GROUPS_PER_FETCH", 1)
+    for w in (None, "w"):
+        one = sql_evaluation(spark_run, spark_q, label="y", score="s", weight=w, n_bins=3)
+        whole = sql_evaluation(DuckDBRunner(), duck_q, label="y", score="s", weight=w, n_bins=3)
+        assert (one.auc, one.gini, one.ks) == (whole.auc, whole.gini, whole.ks)
+        pd.testing.assert_frame_equal(one.gains_table, whole.gains_table, check_exact=True)
 
 
 def test_curves_through_the_runner_on_spark(spark_run):
@@ -820,6 +890,8 @@ def _check_ks_float_weights(run, dialect):
     assert (ref[0], ref[1]) == (0, np.inf)
     k = sql_ks(run, KS0_QUERY[dialect], label="y", score="s", weight="w")
     assert (k.ks, k.threshold, k.rate) == (0.0, np.inf, 0.0)
+    e = sql_evaluation(run, KS0_QUERY[dialect], label="y", score="s", weight="w", n_bins=2)
+    assert e.ks == (0.0, np.inf, 0.0)
     c = sql_roc_curve(run, KS0_QUERY[dialect], label="y", score="s", weight="w")
     assert (c.fpr[-1], c.tpr[-1]) == (1.0, 1.0)
 
@@ -834,7 +906,8 @@ def test_ks_with_float_weights_is_zero_when_negatives_lead_on_duckdb():
 
 def test_float_weights_on_random_cases_end_at_one_one():
     """The class totals are the last running sums: the ROC curve ends at (1, 1) and a
-    KS of a case whose negatives all lead is 0, on 130 random float-weight tables."""
+    KS of a case whose negatives all lead is 0 (sql_ks and sql_evaluation), on 130
+    random float-weight tables."""
     run = DuckDBRunner()
     rng = np.random.default_rng(20)
     for _ in range(130):
@@ -847,6 +920,7 @@ def test_float_weights_on_random_cases_end_at_one_one():
         q = f"SELECT * FROM (VALUES {rows}) v(y, s, w)"
         k = sql_ks(run, q, label="y", score="s", weight="w")
         assert (k.ks, k.threshold, k.rate) == (0.0, np.inf, 0.0)
+        assert sql_evaluation(run, q, label="y", score="s", weight="w", n_bins=1).ks == k
 
 
 def test_escaped_quote_is_read_as_each_engine_reads_it():

@@ -4,22 +4,28 @@ Each function does the same four things: check the source and its columns agains
 engine (the query parses, the columns exist and are numeric), check the data in one
 pass (:func:`checks_sql`: labels 0/1, finite scores, non-negative weights), run one
 statement of :mod:`course_lib.sql.generate` and turn its rows into the object the rest
-of :mod:`course_lib` returns (:mod:`course_lib.sql.convert`). A missing class follows
-the undefined-case policy of :mod:`course_lib._checks`: curves raise, numbers warn and
-return nan.
+of :mod:`course_lib` returns (:mod:`course_lib.sql.convert`). :func:`sql_evaluation`
+instead reads the score groups of :func:`score_counts_sql` back, highest score first,
+and computes on them with the library's engine (:mod:`course_lib._stream`). A missing
+class follows the undefined-case policy of :mod:`course_lib._checks`: curves raise,
+numbers warn and return nan.
 """
 
 from __future__ import annotations
 
 import inspect
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any, TypeVar
 
+import numpy as np
 import pandas as pd
 
+from .. import _stream
 from .._checks import need_classes
+from .._stream import AucAcc, Cumulator, GainsAcc, KsAcc, Totals, seqsum
 from ..gains import GainCurve, LiftCurve
 from ..roc import RocCurve
 from . import convert, generate
@@ -48,9 +54,13 @@ TABLE_1 = (
     "(0, 0.0)) v(y, s)"
 )
 
-#: Buckets of :func:`cumulative_counts_sql` when :func:`sql_evaluation` must cumulate
-#: in parts (the engine ran out of memory on one window over every distinct score).
+#: Buckets of :func:`cumulative_counts_sql` that :func:`sql_evaluation` used when it
+#: cumulated in SQL and ran out of memory; it no longer cumulates in SQL (kept as a name
+#: of the package).
 BUCKETS = 1024
+
+#: Score groups per fetch when :func:`sql_evaluation` reads the grouped table back.
+GROUPS_PER_FETCH = 2**18
 
 # ------------------------------------------------------------ the shared parameters
 
@@ -492,11 +502,14 @@ def sql_evaluation(
 
     The functions :func:`sql_roc_auc`, :func:`sql_ks` and :func:`sql_gains_table` each
     read the whole source twice: once to check it, once to group it by score. This one
-    checks the source once, keeps its :func:`score_groups_sql` table (one row per
-    distinct score) in the engine (``run.keep``), computes the three results from that
-    small table and drops it. The results are those of the three functions: the AUC,
-    Gini and KS weighted when there is a weight column, exact as there (``exact``), and
-    the gains table unweighted, with ``n_bins`` bins.
+    checks the source once, keeps its :func:`score_counts_sql` table (one row per
+    distinct score) in the engine (``run.keep``), reads it back highest score first, in
+    fetches of :data:`GROUPS_PER_FETCH` groups, computes the three results on them with
+    the library's engine, as :func:`course_lib.roc_auc`, :func:`course_lib.ks_statistic`
+    and :func:`course_lib.gains_table` do on arrays, and drops the table. The results
+    are those of the three functions: the AUC, Gini and KS weighted when there is a
+    weight column, exact as there (``exact``), and the gains table unweighted, with
+    ``n_bins`` bins.
 
     Parameters
     ----------
@@ -519,24 +532,92 @@ def sql_evaluation(
     c, r, ew = _prepare(run, source, label, score, weight, exact)
     _bins_within(k, c)
     _need(c, "evaluation (AUC, KS and gains table)")
+    name = run.keep(generate.score_counts_sql(r, exact_weights=ew))
     try:
-        name = run.keep(generate.score_groups_sql(r, exact_weights=ew))
-    except MemoryError:  # one window over every distinct score: in parts instead
-        counts = run.keep(generate.score_counts_sql(r, exact_weights=ew))
-        try:
-            name = run.keep(generate.cumulative_counts_sql(counts, r, buckets=BUCKETS))
-        finally:
-            run.release(counts)
-    try:
-        g = r._replace(source=name, grouped=True)
-        integral = weight is None or ew
-        auc = convert.auc(convert.pair_counts(run.fetch(generate.auc_sql(g, exact_weights=ew)), integral),
-                          True)
-        ks = convert.ks(run.fetch(generate.ks_sql(g, exact_weights=ew)), integral, exact)
-        table = convert.gains_frame(run.fetch(generate.gains_table_sql(g, n_bins=k)))
+        auc, ks, gains = _evaluate(run, name, c, weight is not None, weight is None or ew, k)
     finally:
         run.release(name)
-    gini = 2 * auc - 1
-    if not exact and isinstance(auc, Fraction):
-        auc, gini = float(auc), float(gini)
-    return SqlEvaluation(auc, gini, ks, table, c)
+    area = auc.result()
+    gini = 2 * area - 1  # exact while the AUC is a Fraction, rounded once below
+    if not exact and isinstance(area, Fraction):
+        area, gini = float(area), float(gini)
+    return SqlEvaluation(area, gini, _ks(ks, exact), gains.table(), c)
+
+
+def _evaluate(
+    run: Runner, table: str, c: SqlChecks, weighted: bool, integral: bool, n_bins: int
+) -> tuple[AucAcc, KsAcc, GainsAcc]:
+    """The engine's accumulators fed with the groups of a kept :func:`score_counts_sql`
+    table: the AUC and KS of the weights (``pos, neg``; ``integral``: integers), the
+    gains table of the counts (``n1, n0``). Without weights the two are one stream, read
+    once, with the class counts of the checks ``c``. With weights one pass feeds both
+    (the weights' running totals and the counts'); float weights take a pass before
+    it, which sums them in the order of the stream, so that the class totals are the
+    last running sums (the last vertex is exactly (1, 1) and its KS gap exactly 0, as
+    in :func:`ks_sql`)."""
+    if not weighted:
+        t = Totals.of(c.m1, c.m0, True)
+        auc, ks, gains = AucAcc(t), KsAcc(t), GainsAcc(t, n_bins)
+        _stream.run(_groups(run, table, "n1", "n0"), t, auc, ks, gains)
+        return auc, ks, gains
+    n1, n0 = run.fetch(f"SELECT SUM(n1), SUM(n0) FROM {table}")[0]
+    counts = Totals.of(convert.integer(n1), convert.integer(n0), True)
+    if integral:
+        weights = Totals.of(c.m1, c.m0, True)
+    else:  # the class totals as the stream's last running sums
+        m1: Any = 0.0
+        m0: Any = 0.0
+        for _, pos, neg in _groups(run, table, "pos", "neg"):
+            m1, m0 = seqsum(pos.astype(np.float64), m1), seqsum(neg.astype(np.float64), m0)
+        weights = Totals.of(m1, m0, False)
+    auc, ks, gains = AucAcc(weights), KsAcc(weights), GainsAcc(counts, n_bins)
+    by_weight, by_count = Cumulator(weights), Cumulator(counts)
+    for s, pos, neg, n1s, n0s in _groups(run, table, "pos", "neg", "n1", "n0"):
+        step = by_weight.step((s, pos, neg))
+        auc.update(step)
+        ks.update(step)
+        gains.update(by_count.step((s, n1s, n0s)))
+    return auc, ks, gains
+
+
+def _groups(run: Runner, table: str, *columns: str) -> Iterator[tuple[np.ndarray, ...]]:
+    """The rows ``(s, *columns)`` of a kept table of :func:`score_counts_sql`, highest
+    score first, as numpy columns, :data:`GROUPS_PER_FETCH` rows per fetch: each fetch
+    asks for the scores below the last one seen, so no row numbering (a window over
+    every distinct score) is needed, and the scores are distinct, so none is skipped."""
+    s_type = {n.lower(): t for n, t in run.columns(table)}["s"]
+    below = ""
+    while True:
+        rows = run.fetch(f"SELECT s, {', '.join(columns)} FROM {table}{below} "
+                         f"ORDER BY s DESC LIMIT {GROUPS_PER_FETCH}")
+        if rows:
+            yield tuple(np.array([row[i] for row in rows]) for i in range(len(rows[0])))
+        if len(rows) < GROUPS_PER_FETCH:
+            return
+        below = f" WHERE s < {_literal(rows[-1][0], s_type)}"
+
+
+def _literal(value: Any, sql_type: str) -> str:
+    """A fetched score as a literal of its column's type, exactly (a float's ``repr``
+    reads back as the same double; a cast to FLOAT rounds back to the same single)."""
+    if isinstance(value, Decimal):
+        text = format(value, "f")
+    elif isinstance(value, float):
+        text = repr(value)
+    else:
+        text = str(int(value))
+    return f"CAST('{text}' AS {sql_type})"
+
+
+def _ks(acc: KsAcc, exact: bool) -> SqlKs:
+    """:class:`SqlKs` of the engine's KS: threshold ``inf`` and rate 0 when no threshold
+    beats selecting nobody; the rate ``(tp + fp) / (m1 + m0)`` in floats, as
+    :func:`ks_sql` computes it."""
+    value = acc.result()
+    if acc.score is None:
+        return SqlKs(Fraction(0) if exact else 0.0, float("inf"), 0.0)
+    if not exact and isinstance(value, Fraction):
+        value = float(value)
+    t = acc.totals
+    rate = float(acc.tp + acc.fp) / float(t.m1 + t.m0)
+    return SqlKs(value, convert.threshold(acc.threshold()), rate)
