@@ -159,12 +159,12 @@ def _running(carry: Any, values: np.ndarray) -> np.ndarray:
     out = np.empty(values.size + 1, dtype=values.dtype)
     out[0] = carry
     if values.dtype.kind in "iu":  # exact: the carry can come last
-        np.cumsum(values, out=out[1:])
+        np.add.accumulate(values, out=out[1:])
         if carry:
             np.add(out[1:], carry, out=out[1:])
         return out
     out[1:] = values  # floats: the carry first, as one sequence from it
-    return np.cumsum(out)
+    return np.add.accumulate(out)
 
 
 #: Values per block of :class:`Sum`.
