@@ -1137,25 +1137,34 @@ class DistributionAcc:
 
 
 class DeLongAcc:
-    """DeLong's variance of the AUC from the score groups (second pass, counts only).
+    """DeLong's variance of the AUC from the score groups (counts only).
 
     Every positive of group ``g`` has the placement ``V10_g = (neg_below_g +
     neg_g / 2) / m0`` and every negative ``V01_g = (pos_above_g + pos_g / 2) / m1``;
     ``Var = S10 / m1 + S01 / m0`` with ``S10 = sum_g pos_g (V10_g - A)^2 / (m1 - 1)``
     (likewise ``S01``): :func:`course_lib.auc_ci_delong` on the rows. Each deviation
-    ``V10_g - A`` is computed exactly, as the integer ``m1 (2 neg_below_g + neg_g) -
-    U2`` over ``2 m0 m1`` (``U2 = 2 m0 m1 A``), and only then rounded and squared: the
-    sum of squares never cancels.
+    is computed exactly, as the integer ``m1 (2 neg_below_g + neg_g) - C`` over
+    ``2 m0 m1``, and only then rounded and squared, from a centre ``C``: the AUC's
+    ``U2 = 2 m0 m1 A`` when it is known (``u2``, a second pass: the sum of squares
+    never cancels), else an estimate of it (``estimate``, an AUC, e.g. of a sample;
+    1/2 by default: one pass beside :class:`AucAcc`), whose offset ``e = U2 - C``
+    :meth:`variance` takes out exactly in the linear term, ``sum (d - e)^2 = sum d^2 -
+    2 e sum d + m e^2`` with ``sum d`` an exact integer; what cancels then is ``m e^2``
+    against ``sum d^2``, a relative ``1e-16 (A - estimate)^2 / Var(V)``.
 
     With ``keep=True`` it also keeps each group's integer placements (for the paired
     test), one row per distinct score.
     """
 
-    def __init__(self, totals: Totals, u2: int, keep: bool = False) -> None:
+    def __init__(self, totals: Totals, u2: int | None = None, keep: bool = False, *,
+                 estimate: float = 0.5) -> None:
         self.totals = totals
-        self.u2 = u2
+        twice = 2 * int(totals.m0) * int(totals.m1)
+        self.centre = round(estimate * twice) if u2 is None else u2
         self.s10 = Sum()
         self.s01 = Sum()
+        self.t10 = 0  # sum of pos (m1 p10 - C): exact
+        self.t01 = 0
         self.keep = keep
         self.parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
 
@@ -1166,26 +1175,33 @@ class DeLongAcc:
         t = self.totals
         m1, m0 = int(t.m1), int(t.m0)
         den = float(2 * m0 * m1)
+        c = self.centre
         if st.single and not self.keep and 2 * (m0 + m1) ** 2 < 2**53:
             # each group one object: only its own class's term; the integers below
             # 2**53 are exact in float64, so each deviation is rounded once, as below
             positive = st.pos.astype(bool)
-            d10 = st.fp1[positive].astype(np.float64)
+            fp = st.fp1[positive]
+            tp = st.tp0[~positive]
+            self.t10 += 2 * m1 * (fp.size * m0 - int(fp.sum())) - fp.size * c
+            self.t01 += 2 * m0 * int(tp.sum()) - tp.size * c
+            d10 = fp.astype(np.float64)
             d10 *= -2.0 * m1
-            d10 += float(2 * m0 * m1 - self.u2)
+            d10 += float(2 * m0 * m1 - c)
             d10 /= den
-            d01 = st.tp0[~positive].astype(np.float64)
+            d01 = tp.astype(np.float64)
             d01 *= 2.0 * m0
-            d01 -= float(self.u2)
+            d01 -= float(c)
             d01 /= den
             self.s10 = seqsum(d10 * d10, self.s10)
             self.s01 = seqsum(d01 * d01, self.s01)
             return
         p10 = 2 * (m0 - st.fp1) + st.neg  # 2 m0 V10
         p01 = 2 * st.tp0 + st.pos  # 2 m1 V01
-        d10 = (np.asarray(p10 * m1 - self.u2, dtype=object if p10.dtype == object else np.int64)
+        self.t10 += m1 * seqsum(st.pos * p10) - c * seqsum(st.pos)
+        self.t01 += m0 * seqsum(st.neg * p01) - c * seqsum(st.neg)
+        d10 = (np.asarray(p10 * m1 - c, dtype=object if p10.dtype == object else np.int64)
                .astype(np.float64) / den)
-        d01 = (np.asarray(p01 * m0 - self.u2, dtype=object if p01.dtype == object else np.int64)
+        d01 = (np.asarray(p01 * m0 - c, dtype=object if p01.dtype == object else np.int64)
                .astype(np.float64) / den)
         self.s10 = seqsum(st.pos.astype(np.float64) * d10 * d10, self.s10)
         self.s01 = seqsum(st.neg.astype(np.float64) * d01 * d01, self.s01)
@@ -1193,12 +1209,20 @@ class DeLongAcc:
             self.parts.append((st.score.copy(), np.asarray(p10, dtype=np.int64),
                                np.asarray(p01, dtype=np.int64)))
 
-    def variance(self) -> float:
-        """DeLong's variance (nan with fewer than two of a class)."""
+    def variance(self, u2: int | None = None) -> float:
+        """DeLong's variance (nan with fewer than two of a class); ``u2``, the AUC's
+        ``2 m0 m1 A``, when it was not given at the start."""
         m1, m0 = int(self.totals.m1), int(self.totals.m0)
         if m1 < 2 or m0 < 2:
             return math.nan
-        return float(self.s10) / (m1 - 1) / m1 + float(self.s01) / (m0 - 1) / m0
+        den = 2 * m0 * m1
+        e = 0 if u2 is None else u2 - self.centre
+        s10, s01 = float(self.s10), float(self.s01)
+        if e:
+            shift = e / den
+            s10 += m1 * shift * shift - 2 * shift * (self.t10 / den)
+            s01 += m0 * shift * shift - 2 * shift * (self.t01 / den)
+        return s10 / (m1 - 1) / m1 + s01 / (m0 - 1) / m0
 
     def table(self) -> PlacementTable:
         """The placements of every distinct score (needs ``keep=True``)."""

@@ -29,7 +29,7 @@ from .gains import (
     gains_table_of,
     ks_of,
 )
-from .inference import DeLongCI, _check_level, delong_of
+from .inference import DeLongCI, _check_level, delong_of, sample_auc
 from .pr import PrCurve, ap_of, pr_of
 from .roc import RocCurve, RocHull, auc_of, roc_of
 
@@ -47,6 +47,7 @@ class Evaluation:
         self.size = int(y.size)
         self.weighted = w is not None
         self.chunks, self.totals = in_memory(y, s, w)
+        self.estimate = sample_auc(y, s) if w is None else 0.5  # DeLong's centre
 
     def roc_curve(self) -> RocCurve:
         """:func:`course_lib.roc_curve`."""
@@ -105,7 +106,7 @@ class Evaluation:
         """:func:`course_lib.auc_ci_delong` (unweighted data)."""
         if self.weighted:
             raise ValueError("DeLong's interval counts objects: evaluate without sample_weight")
-        return delong_of(self.chunks, self.totals, _check_level(level))
+        return delong_of(self.chunks, self.totals, _check_level(level), self.estimate)
 
 
 def evaluate(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> Evaluation:
