@@ -1143,8 +1143,9 @@ class DeLongAcc:
     neg_g / 2) / m0`` and every negative ``V01_g = (pos_above_g + pos_g / 2) / m1``;
     ``Var = S10 / m1 + S01 / m0`` with ``S10 = sum_g pos_g (V10_g - A)^2 / (m1 - 1)``
     (likewise ``S01``): :func:`course_lib.auc_ci_delong` on the rows. Each deviation
-    is computed exactly, as the integer ``m1 (2 neg_below_g + neg_g) - C`` over
-    ``2 m0 m1``, and only then rounded and squared, from a centre ``C``: the AUC's
+    is computed exactly, as the integer ``m1 (2 neg_below_g + neg_g) - C`` (``2 m0
+    m1`` times the deviation), and only then rounded and squared (the sums are divided
+    by ``(2 m0 m1)**2`` at the end), from a centre ``C``: the AUC's
     ``U2 = 2 m0 m1 A`` when it is known (``u2``, a second pass: the sum of squares
     never cancels), else an estimate of it (``estimate``, an AUC, e.g. of a sample;
     1/2 by default: one pass beside :class:`AucAcc`), whose offset ``e = U2 - C``
@@ -1174,7 +1175,6 @@ class DeLongAcc:
             return
         t = self.totals
         m1, m0 = int(t.m1), int(t.m0)
-        den = float(2 * m0 * m1)
         c = self.centre
         if st.single and not self.keep and 2 * (m0 + m1) ** 2 < 2**53:
             # each group one object: only its own class's term; the integers below
@@ -1187,22 +1187,22 @@ class DeLongAcc:
             d10 = fp.astype(np.float64)
             d10 *= -2.0 * m1
             d10 += float(2 * m0 * m1 - c)
-            d10 /= den
             d01 = tp.astype(np.float64)
             d01 *= 2.0 * m0
             d01 -= float(c)
-            d01 /= den
-            self.s10 = seqsum(d10 * d10, self.s10)
-            self.s01 = seqsum(d01 * d01, self.s01)
+            np.square(d10, out=d10)
+            np.square(d01, out=d01)
+            self.s10 = seqsum(d10, self.s10)
+            self.s01 = seqsum(d01, self.s01)
             return
         p10 = 2 * (m0 - st.fp1) + st.neg  # 2 m0 V10
         p01 = 2 * st.tp0 + st.pos  # 2 m1 V01
         self.t10 += m1 * seqsum(st.pos * p10) - c * seqsum(st.pos)
         self.t01 += m0 * seqsum(st.neg * p01) - c * seqsum(st.neg)
         d10 = (np.asarray(p10 * m1 - c, dtype=object if p10.dtype == object else np.int64)
-               .astype(np.float64) / den)
+               .astype(np.float64))
         d01 = (np.asarray(p01 * m0 - c, dtype=object if p01.dtype == object else np.int64)
-               .astype(np.float64) / den)
+               .astype(np.float64))
         self.s10 = seqsum(st.pos.astype(np.float64) * d10 * d10, self.s10)
         self.s01 = seqsum(st.neg.astype(np.float64) * d01 * d01, self.s01)
         if self.keep:
@@ -1215,14 +1215,13 @@ class DeLongAcc:
         m1, m0 = int(self.totals.m1), int(self.totals.m0)
         if m1 < 2 or m0 < 2:
             return math.nan
-        den = 2 * m0 * m1
+        den = float(2 * m0 * m1)
         e = 0 if u2 is None else u2 - self.centre
-        s10, s01 = float(self.s10), float(self.s01)
+        s10, s01 = float(self.s10), float(self.s01)  # sums of the integers' squares
         if e:
-            shift = e / den
-            s10 += m1 * shift * shift - 2 * shift * (self.t10 / den)
-            s01 += m0 * shift * shift - 2 * shift * (self.t01 / den)
-        return s10 / (m1 - 1) / m1 + s01 / (m0 - 1) / m0
+            s10 += m1 * float(e) ** 2 - 2 * float(e) * float(self.t10)
+            s01 += m0 * float(e) ** 2 - 2 * float(e) * float(self.t01)
+        return (s10 / den / den) / (m1 - 1) / m1 + (s01 / den / den) / (m0 - 1) / m0
 
     def table(self) -> PlacementTable:
         """The placements of every distinct score (needs ``keep=True``)."""
