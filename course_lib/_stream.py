@@ -18,9 +18,10 @@ Arithmetic
 Counts (no weights, or integer weights with a total below ``2**53``) are int64 and
 the AUC, Gini, KS and partial AUC are exact :class:`fractions.Fraction` s built from
 Python integers. Fractional weights are float64, scaled by a power of two (exact) so
-that no product overflows; their running sums and every sum over groups are taken
-*sequentially* (``numpy.cumsum`` with the carry prepended), so the result does not
-depend on the chunk size, bit for bit.
+that no product overflows; their running sums are taken *sequentially* (an
+accumulation with the carry prepended) and the sums over groups by :class:`Sum`
+(pairwise within blocks counted from the first value, the blocks in order), so the
+result does not depend on the chunk size, bit for bit.
 
 Scores are only compared (int64 scores beyond ``2**53`` stay int64, their thresholds
 Python ints), except by the calibration numbers (probabilities) and the bins of the
