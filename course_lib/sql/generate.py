@@ -449,7 +449,9 @@ def score_groups_sql(r: Relation, *, exact_weights: bool = False) -> str:
     over the scores ``>= s``; ``n1``, ``n0``, ``cn1``, ``cn0`` are the same for counts
     (equal to the former without weights). Every curve of this module reads this table,
     so an engine can compute it once, keep it (:meth:`DuckDBRunner.keep`) and answer
-    several questions from it without another sort (:func:`sql_evaluation`).
+    several questions from it without another sort. (:func:`sql_evaluation` keeps the
+    plain counts of :func:`score_counts_sql` instead and cumulates them in Python, in
+    the library's one engine.)
 
     >>> print(score_groups_sql(relation("t", label="y", score="s")).splitlines()[-1])
     FROM cum_
