@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from .._checks import check_labels, check_scores, check_weights, need_classes
+from .._groups import score_groups
 from ._refuse import refuse
 from ._sources import read_frame
 
@@ -458,6 +459,9 @@ class MemoryEngine:
     def _grouped(
         self, s: np.ndarray, by: str | None
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+        if by is None and self._w is None:  # counts: the library's one grouping
+            g = score_groups(self._y, s)
+            return g.scores, g.pos, g.neg, None
         if by is None:
             order = _descending(s)
             keys = None
