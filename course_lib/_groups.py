@@ -414,8 +414,15 @@ def _distinct_share(s: np.ndarray) -> float:
     n = s.size
     if n < _HASH_MIN_SIZE or s.dtype != np.float64:
         return 1.0
-    sample = np.add(s[:: n // _HASH_SAMPLE], 0.0)
-    return np.unique(sample).size / sample.size
+    known, size = _sampled_values(s)
+    return known.size / size
+
+
+def _sampled_values(s: np.ndarray) -> tuple[np.ndarray, int]:
+    """The distinct bit patterns (sorted, -0.0 made 0.0) of about ``_HASH_SAMPLE``
+    float64 scores taken at even steps, and the sample's size."""
+    sample = np.sort(np.add(s[:: s.size // _HASH_SAMPLE], 0.0).view(np.uint64))
+    return sample[np.r_[True, sample[1:] != sample[:-1]]], sample.size
 
 
 #: Fibonacci hashing: the odd multiplier nearest 2**64 / golden ratio.
@@ -446,9 +453,8 @@ def _hashed_groups(y: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> ScoreG
     if n < _HASH_MIN_SIZE or s.dtype != np.float64:
         return None
     # scores are hashed by their bits, -0.0 made 0.0 first (s + 0.0): one value, one key
-    sample = np.sort(np.add(s[:: n // _HASH_SAMPLE], 0.0).view(np.uint64))
-    known = sample[np.r_[True, sample[1:] != sample[:-1]]]
-    if 4 * known.size > sample.size:
+    known, size = _sampled_values(s)
+    if 4 * known.size > size:
         return None
     width = min(22, max(10, known.size.bit_length() + 6))  # slots: 2**width
     drop = np.uint64(64 - width)
