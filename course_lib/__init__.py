@@ -151,6 +151,7 @@ from .inference import (
     DeLongTest,
     auc_ci_bootstrap,
     auc_ci_delong,
+    bootstrap_intervals,
     delong_test,
     interval_coverage,
     simulate_intervals,
@@ -162,6 +163,7 @@ __all__ += [
     "DeLongTest",
     "auc_ci_bootstrap",
     "auc_ci_delong",
+    "bootstrap_intervals",
     "delong_test",
     "interval_coverage",
     "simulate_intervals",
@@ -171,6 +173,7 @@ from .gains import (
     CampaignProfit,
     GainCurve,
     KsCurve,
+    KsTwoSided,
     LiftCurve,
     ProfitCurve,
     campaign_profit,
@@ -181,6 +184,7 @@ from .gains import (
     gains_table_from_counts,
     ks_curve,
     ks_statistic,
+    ks_two_sided,
     lift_at,
     lift_curve,
     lift_of_gain,
@@ -192,6 +196,7 @@ __all__ += [
     "CampaignProfit",
     "GainCurve",
     "KsCurve",
+    "KsTwoSided",
     "LiftCurve",
     "ProfitCurve",
     "campaign_profit",
@@ -202,6 +207,7 @@ __all__ += [
     "gains_table_from_counts",
     "ks_curve",
     "ks_statistic",
+    "ks_two_sided",
     "lift_at",
     "lift_curve",
     "lift_of_gain",
@@ -276,10 +282,12 @@ from .optimize import rank_average, soft_auc, soft_auc_gradient
 __all__ += ["rank_average", "soft_auc", "soft_auc_gradient"]
 
 from .calibration import (
+    BinomialInterval,
     BrierDecomposition,
     IsotonicMap,
     PlattMap,
     ReliabilityCurve,
+    binomial_interval,
     brier_decomposition,
     brier_score,
     calibration_curve,
@@ -290,10 +298,12 @@ from .calibration import (
 )
 
 __all__ += [
+    "BinomialInterval",
     "BrierDecomposition",
     "IsotonicMap",
     "PlattMap",
     "ReliabilityCurve",
+    "binomial_interval",
     "brier_decomposition",
     "brier_score",
     "calibration_curve",

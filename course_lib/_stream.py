@@ -62,7 +62,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
-from scipy.special import ndtr, ndtri
+from scipy.special import betainc, chdtrc, expit, log_expit, logit, ndtr, ndtri
 
 from ._checks import check_scores, class_totals, need_classes
 from ._groups import DistinctGroups, group_chunks
@@ -93,6 +93,13 @@ __all__ = [
     "decile_lows",
     "delong_interval",
     "THIN",
+    "BandAcc",
+    "BandCounts",
+    "band_tests",
+    "hosmer_lemeshow_counts",
+    "citl_counts",
+    "logistic_recalibration",
+    "unpaired_delong",
 ]
 
 # Collinearity tolerance of the hull: for ROC rates i/m0, j/m1 the cross product of
@@ -465,8 +472,13 @@ class AucAcc:
 
 class KsAcc:
     """KS: ``max(TPR - FPR)`` over the group boundaries (0 at the empty selection), as
-    :func:`course_lib.ks_statistic`, with the first (highest) score where it is reached.
+    :func:`course_lib.ks_statistic`, with the first (highest) score where it is reached;
+    and the two-sided KS ``max |F1 - F0|`` (:meth:`two_sided`), as
+    :func:`course_lib.ks_two_sided` and ``scipy.stats.ks_2samp`` give it.
 
+    ``TPR - FPR`` at a threshold is ``F0 - F1`` of the class CDFs just below it, so the
+    two-sided KS is the larger of ``max(TPR - FPR)`` and ``max(FPR - TPR)``; the second
+    is tracked as the most negative gap (``low``, with its first score ``low_score``).
     The gap is compared as ``tp m0 - fp m1`` (exact integers for counts).
     """
 
@@ -476,6 +488,8 @@ class KsAcc:
         self.score: Any = None
         self.tp: Any = 0
         self.fp: Any = 0
+        self.low: Any = 0 if totals.integral else 0.0
+        self.low_score: Any = None
 
     def update(self, st: Step) -> None:
         """Add one chunk."""
@@ -488,6 +502,29 @@ class KsAcc:
             self.best = gap[k]
             self.score = st.score[k]
             self.tp, self.fp = st.tp1[k], st.fp1[k]
+        j = int(np.argmin(gap))
+        if gap[j] < self.low:
+            self.low = gap[j]
+            self.low_score = st.score[j]
+
+    def two_sided(self) -> tuple[Fraction | float, str, int | float | None]:
+        """``(max |F1 - F0|, direction, threshold)``: the two-sided KS distance (a
+        Fraction for counts); ``direction`` is ``"F0 above F1"`` when the gap is
+        largest where the negatives' CDF lies above the positives' (the positives
+        score higher: ``TPR - FPR`` at its largest, the one-sided KS), else
+        ``"F1 above F0"`` (the positives score lower); a tie goes to the first. The
+        threshold is the score ``s`` of the selection ``score >= s`` where the gap is
+        reached (None: no gap, the empty selection)."""
+        t = self.totals
+        if -self.low > self.best:
+            gap, direction, score = -self.low, "F1 above F0", self.low_score
+        else:
+            gap, direction, score = self.best, "F0 above F1", self.score
+        if t.integral:
+            value: Fraction | float = Fraction(int(gap), int(t.m1) * int(t.m0))
+        else:
+            value = float(gap) / (float(t.m1) * float(t.m0))
+        return value, direction, None if score is None else _threshold(score)
 
     def result(self) -> Fraction | float:
         """The KS distance (a Fraction for counts)."""
@@ -856,6 +893,9 @@ class CalibrationAcc:
     def result(self) -> dict[str, Any]:
         """Brier, ECE and the reliability diagram's points (non-empty bins)."""
         keep, weight, o, f = self.bins()
+        positives = self.sum_y[keep]
+        if not self.totals.integral:
+            positives = positives / self.totals.scale
         return {
             "brier": self.brier(),
             "ece": self.ece(),
@@ -863,6 +903,7 @@ class CalibrationAcc:
                 "prob_pred": f.tolist(),
                 "prob_true": o.tolist(),
                 "weight": weight.tolist(),
+                "positives": positives.tolist(),
                 "bin_low": self.edges[:-1][keep].tolist(),
                 "bin_high": self.edges[1:][keep].tolist(),
             },
@@ -1425,3 +1466,305 @@ def psi_value(actual: np.ndarray, expected: np.ndarray, eps: float = 1e-4) -> fl
     """The PSI of the counts (weights) per bin ``actual`` against ``expected``: the sum
     of :func:`psi_terms` of their shares."""
     return float(np.sum(psi_terms(actual / actual.sum(), expected / expected.sum(), eps)))
+
+
+# ------------------------------------------------------------ calibration by band
+
+
+class BandCounts(NamedTuple):
+    """What :class:`BandAcc` summed, one entry per band (highest scores first for
+    deciles and grades, the caller's order for given bands).
+
+    ``obligors`` and ``positives`` are int64 counts (counts or integer weights) or
+    float64 weight sums; ``sum_p`` is the sum of the scores and ``sum_pq`` of
+    ``p (1 - p)`` (each times its weight); ``high`` and ``low`` the band's highest and
+    lowest score."""
+
+    keys: list[Any]
+    obligors: np.ndarray
+    positives: np.ndarray
+    sum_p: np.ndarray
+    sum_pq: np.ndarray
+    high: list[Any]
+    low: list[Any]
+
+
+#: The rules of :class:`BandAcc`.
+BAND_RULES = ("deciles", "grades", "given")
+
+
+class BandAcc:
+    """Calibration by band: per band the obligors, the positives and the sums of the
+    scores, for scores in [0, 1].
+
+    Rules: ``"deciles"`` cuts as the gains table does (:meth:`GainsAcc.bins`: sorted by
+    decreasing score, a group of tied scores goes whole to ``floor(before * n_bins /
+    n)``; empty bins are left out); ``"grades"`` makes one band of each distinct score
+    (a rating scale: the caller checks there are few); ``"given"``: the caller names the
+    band of each chunk, ``update(step, band)``, e.g. a column's value.
+    Counts stay int64, float sums are :class:`Sum` s per band (the same bits for any
+    chunking).
+    """
+
+    def __init__(self, totals: Totals, rule: str = "deciles", n_bins: int = 10) -> None:
+        if rule not in BAND_RULES:
+            raise ValueError(f"rule must be one of {BAND_RULES}, got {rule!r}")
+        self.totals = totals
+        self.rule = rule
+        self.gains = GainsAcc(totals, n_bins)
+        self.index: dict[Any, int] = {}
+        self.keys: list[Any] = []
+        self.pos: list[Any] = []
+        self.neg: list[Any] = []
+        self.sum_p: list[Sum] = []
+        self.sum_pq: list[Sum] = []
+        self.high: list[Any] = []
+        self.low: list[Any] = []
+
+    def update(self, st: Step, band: Any = None) -> None:
+        """Add one chunk (``band``: its band, for the rule ``"given"``)."""
+        if st.score.size == 0:
+            return
+        if self.rule == "given":
+            self._add(band, st, slice(None))
+            return
+        if self.rule == "deciles":
+            ids = self.gains.bins(st)
+            starts = np.flatnonzero(np.diff(ids, prepend=-1))
+            keys = (ids[starts] + 1).tolist()
+        else:
+            starts = np.arange(st.score.size)
+            keys = [_threshold(v) for v in st.score]
+        ends = np.append(starts[1:], st.score.size)
+        for key, lo, hi in zip(keys, starts.tolist(), ends.tolist()):
+            self._add(key, st, slice(lo, hi))
+
+    def _add(self, key: Any, st: Step, part: slice) -> None:
+        k = self.index.get(key)
+        if k is None:
+            k = self.index[key] = len(self.keys)
+            self.keys.append(key)
+            zero: Any = 0 if self.totals.integral else Sum()
+            self.pos.append(zero)
+            self.neg.append(0 if self.totals.integral else Sum())
+            self.sum_p.append(Sum())
+            self.sum_pq.append(Sum())
+            self.high.append(_threshold(st.score[part][0]))
+        s = st.score[part]
+        pos, neg = st.pos[part], st.neg[part]
+        self.pos[k] = seqsum(pos, self.pos[k])
+        self.neg[k] = seqsum(neg, self.neg[k])
+        p = s.astype(np.float64)
+        w = pos.astype(np.float64) + neg.astype(np.float64)
+        self.sum_p[k].add(p * w)
+        self.sum_pq[k].add(p * (1.0 - p) * w)
+        self.low.append(None) if len(self.low) <= k else None
+        self.low[k] = _threshold(s[-1])
+
+    def result(self) -> BandCounts:
+        """The bands' sums, in the data's units."""
+        scale = self.totals.scale
+        if self.totals.integral:
+            pos = np.array([int(v) for v in self.pos], dtype=np.int64)
+            obligors = pos + np.array([int(v) for v in self.neg], dtype=np.int64)
+        else:
+            pos = np.array([float(v) for v in self.pos]) / scale
+            obligors = pos + np.array([float(v) for v in self.neg]) / scale
+        div = 1.0 if self.totals.integral else scale
+        return BandCounts(list(self.keys), obligors, pos,
+                          np.array([float(v) for v in self.sum_p]) / div,
+                          np.array([float(v) for v in self.sum_pq]) / div,
+                          list(self.high), list(self.low))
+
+
+def band_tests(obligors: Any, positives: Any, mean_pd: Any) -> tuple[np.ndarray, np.ndarray]:
+    """One-sided tests of each band's default rate against its mean PD, as the ECB's
+    IRB validation reporting template: H0 the PD is right, the alternative that the
+    true rate is *higher*.
+
+    * binomial: ``P(X >= d)`` for ``X ~ Binomial(n, PD)`` (1 when ``d = 0``), written
+      as the regularized incomplete beta ``I_PD(d, n - d + 1)``;
+    * Jeffreys: the posterior of the rate under Jeffreys' prior is ``Beta(d + 1/2,
+      n - d + 1/2)``; the p-value is its CDF at the PD (small when the posterior lies
+      above the PD).
+
+    ``obligors`` (n) and ``positives`` (d) are counts.
+
+    >>> b, j = band_tests([10], [3], [0.1])
+    >>> round(float(b[0]), 4), round(float(j[0]), 4)
+    (0.0702, 0.0316)
+    """
+    n = np.asarray(obligors, dtype=np.float64)
+    d = np.asarray(positives, dtype=np.float64)
+    p = np.asarray(mean_pd, dtype=np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        binom = np.where(d > 0, betainc(np.maximum(d, 1.0), n - d + 1.0, p), 1.0)
+        jeffreys = betainc(d + 0.5, n - d + 0.5, p)
+    return binom, jeffreys
+
+
+def hosmer_lemeshow_counts(obligors: Any, positives: Any, expected: Any
+                           ) -> tuple[float, int, float]:
+    """``(statistic, df, p_value)`` of the Hosmer-Lemeshow test over bands:
+    ``sum_g (O_g - E_g)^2 / (E_g (1 - E_g / n_g))`` with ``O_g`` the positives,
+    ``E_g`` the sum of the PDs and ``n_g`` the obligors of band ``g``, referred to
+    chi-squared with ``G - 2`` degrees of freedom (Hosmer and Lemeshow's rule for the
+    sample the model was fitted on; on an independent sample ``G`` is also argued). A
+    band whose PDs are all 0 or all 1 adds 0 when it agrees, infinity when not; with
+    fewer than three bands there is no p-value (nan).
+
+    >>> s, df, p = hosmer_lemeshow_counts([10, 10, 10], [1, 5, 8], [2.0, 5.0, 7.0])
+    >>> round(s, 4), df, round(p, 4)
+    (1.1905, 1, 0.2752)
+    """
+    n = np.asarray(obligors, dtype=np.float64)
+    o = np.asarray(positives, dtype=np.float64)
+    e = np.asarray(expected, dtype=np.float64)
+    var = e * (1.0 - e / n)
+    gap = (o - e) ** 2
+    with np.errstate(invalid="ignore", divide="ignore"):
+        terms = np.where(var > 0, gap / np.where(var > 0, var, 1.0),
+                         np.where(gap > 0, math.inf, 0.0))
+    stat = float(terms.sum())
+    df = int(n.size) - 2
+    p = float(chdtrc(df, stat)) if df >= 1 else math.nan
+    return stat, df, p
+
+
+def citl_counts(obligors: Any, positives: Any, sum_p: Any, sum_pq: Any) -> dict[str, float]:
+    """Calibration-in-the-large: the observed rate ``d / n`` against the mean PD
+    ``sum p / n``, and the two-sided normal test of ``d = sum p`` with the variance
+    ``sum p (1 - p)`` that the PDs imply when they are right (nan without variance).
+
+    >>> r = citl_counts(100, 14, 10.0, 9.0)
+    >>> r["observed"], r["expected"], round(r["z"], 4), round(r["p_value"], 4)
+    (0.14, 0.1, 1.3333, 0.1824)
+    """
+    n, d = float(obligors), float(positives)
+    sp, spq = float(sum_p), float(sum_pq)
+    z = (d - sp) / math.sqrt(spq) if spq > 0 else math.nan
+    p = float(2 * ndtr(-abs(z))) if math.isfinite(z) else math.nan
+    return {"observed": d / n, "expected": sp / n, "difference": (d - sp) / n,
+            "z": z, "p_value": p}
+
+
+#: Scores are clipped to [CLIP, 1 - CLIP] before their logit in the recalibration.
+CLIP = 1e-12
+
+
+class _RecalibrationAcc:
+    """One pass of Newton's method for ``logit P(y = 1) = a + b logit(p)``: the
+    log-likelihood, its gradient and Hessian at ``(a, b)``, each group counted with
+    its weight (Sum s: the same bits for any chunking)."""
+
+    def __init__(self, totals: Totals, a: float, b: float, clip: float) -> None:
+        self.totals, self.a, self.b, self.clip = totals, a, b, clip
+        self.sums = [Sum() for _ in range(6)]  # ll, g_a, g_b, h_aa, h_ab, h_bb
+        self.clipped: Any = 0
+        self.xmin, self.xmax = math.inf, -math.inf
+
+    def update(self, st: Step) -> None:
+        if st.score.size == 0:
+            return
+        p = st.score.astype(np.float64)
+        pos = st.pos.astype(np.float64)
+        neg = st.neg.astype(np.float64)
+        out = (p < self.clip) | (p > 1 - self.clip)
+        self.clipped = seqsum((st.pos + st.neg)[out], self.clipped)
+        x = logit(np.clip(p, self.clip, 1 - self.clip))
+        self.xmin, self.xmax = min(self.xmin, float(x.min())), max(self.xmax, float(x.max()))
+        eta = self.a + self.b * x
+        mu = expit(eta)
+        w = pos + neg
+        r = pos - w * mu  # the score's residual
+        h = w * mu * (1.0 - mu)
+        for acc, v in zip(self.sums, (pos * log_expit(eta) + neg * log_expit(-eta), r, r * x,
+                                      h, h * x, h * x * x)):
+            acc.add(v)
+
+
+def logistic_recalibration(
+    stream: Any, totals: Totals, *, clip: float = CLIP, max_iter: int = 100,
+) -> dict[str, Any]:
+    """Fit ``logit P(y = 1) = a + b logit(p)`` by Newton's method (maximum likelihood,
+    step halving when the likelihood falls), each pass a new ``stream()`` of the score
+    groups: ``{"intercept", "slope", "cov", "converged", "iterations", "clipped"}`` with
+    ``cov`` the inverse of the observed information (2 x 2, in the units of the
+    counts) and ``clipped`` the count (weight) of scores outside ``[clip, 1 - clip]``,
+    clipped before the logit. A constant score, or scores that separate the classes
+    (the likelihood has no maximum), give nan with ``converged`` False.
+    Starts at ``(0, 1)``: the scores as they are.
+    """
+    scale = totals.scale
+
+    def evaluate(a: float, b: float) -> _RecalibrationAcc:
+        acc = _RecalibrationAcc(totals, a, b, clip)
+        run(stream(), totals, acc)
+        return acc
+
+    def parts(acc: _RecalibrationAcc) -> tuple[float, np.ndarray, np.ndarray]:
+        v = [float(s) / scale for s in acc.sums]
+        return v[0], np.array(v[1:3]), np.array([[v[3], v[4]], [v[4], v[5]]])
+
+    a, b = 0.0, 1.0
+    acc = evaluate(a, b)
+    clipped = acc.clipped if totals.integral else float(acc.clipped) / scale
+    nan = {"intercept": math.nan, "slope": math.nan, "cov": np.full((2, 2), math.nan),
+           "converged": False, "iterations": 0, "clipped": clipped}
+    if not acc.xmin < acc.xmax:
+        return nan
+    ll, grad, hess = parts(acc)
+    for it in range(1, max_iter + 1):
+        det = hess[0, 0] * hess[1, 1] - hess[0, 1] ** 2
+        if not det > 0:
+            return dict(nan, iterations=it)
+        step = np.array([hess[1, 1] * grad[0] - hess[0, 1] * grad[1],
+                         hess[0, 0] * grad[1] - hess[0, 1] * grad[0]]) / det
+        t = 1.0
+        while True:
+            na, nb = a + t * float(step[0]), b + t * float(step[1])
+            new = evaluate(na, nb)
+            nll, ngrad, nhess = parts(new)
+            if nll >= ll - 1e-12 * abs(ll) or t < 1e-6:
+                break
+            t /= 2
+        done = max(abs(t * step[0]), abs(t * step[1])) < 1e-10 * (1 + max(abs(na), abs(nb)))
+        a, b, ll, grad, hess = na, nb, nll, ngrad, nhess
+        if abs(b) > 1e6 or abs(a) > 1e6:
+            return dict(nan, iterations=it)
+        if done:
+            det = hess[0, 0] * hess[1, 1] - hess[0, 1] ** 2
+            cov = np.array([[hess[1, 1], -hess[0, 1]], [-hess[0, 1], hess[0, 0]]]) / det
+            return {"intercept": a, "slope": b, "cov": cov, "converged": True,
+                    "iterations": it, "clipped": clipped}
+    return dict(nan, iterations=max_iter)
+
+
+# ------------------------------------------------------------------ unpaired DeLong
+
+
+def unpaired_delong(auc_a: float, var_a: float, auc_b: float, var_b: float,
+                    level: float = 0.95) -> dict[str, float]:
+    """DeLong's test of two AUCs of *independent* samples (pROC's ``roc.test(paired =
+    FALSE, method = "delong")``): ``z = (A_a - A_b) / sqrt(V_a + V_b)`` with each
+    sample's DeLong variance, the two-sided normal p-value and the Wald interval of the
+    difference (not clipped). Both variances 0 and no difference: ``z = 0, p = 1``.
+
+    >>> r = unpaired_delong(0.8, 0.0009, 0.7, 0.0016)
+    >>> round(r["z"], 4), round(r["p_value"], 4)
+    (2.0, 0.0455)
+    """
+    difference = float(auc_a) - float(auc_b)
+    variance = float(var_a) + float(var_b)
+    nan = math.nan
+    if not math.isfinite(variance):
+        return {"z": nan, "p_value": nan, "difference": difference, "low": nan,
+                "high": nan, "variance": nan}
+    if variance == 0.0 and difference == 0.0:
+        return {"z": 0.0, "p_value": 1.0, "difference": 0.0, "low": 0.0, "high": 0.0,
+                "variance": 0.0}
+    se = math.sqrt(variance)
+    z = difference / se if se > 0 else math.copysign(math.inf, difference)
+    half = float(ndtri((1 + level) / 2)) * se
+    return {"z": z, "p_value": float(2 * ndtr(-abs(z))), "difference": difference,
+            "low": difference - half, "high": difference + half, "variance": variance}
