@@ -53,6 +53,7 @@ from ._labels import check_classes, check_label_list, encode_labels
 from ._stream import CalibrationAcc, in_memory, run
 
 __all__ = [
+    "BinomialInterval",
     "ReliabilityCurve",
     "BrierDecomposition",
     "PlattMap",
@@ -64,6 +65,7 @@ __all__ = [
     "expected_calibration_error",
     "platt_scaling",
     "isotonic_calibration",
+    "binomial_interval",
 ]
 
 Strategy = Literal["uniform", "quantile", "unique"]
@@ -785,3 +787,108 @@ def isotonic_calibration(
         values = np.repeat(shares, bn)
     return IsotonicMap(scores if scores.dtype.kind in "iu" else scores.astype(np.float64),
                        values)
+
+
+# ------------------------------------------------------------- binomial intervals
+class BinomialInterval(NamedTuple):
+    """An interval ``[low, high]`` for the positive rate of a bin (floats, or arrays of
+    the shape of the counts)."""
+
+    low: Any
+    high: Any
+
+
+_INTERVAL_METHODS = ("jeffreys", "wilson")
+
+
+def _check_counts(values: Any, name: str) -> np.ndarray:
+    """Non-negative whole counts (ints, or floats that are whole) as float64."""
+    arr = np.asarray(values)
+    if arr.dtype == object or arr.dtype.kind not in "iuf":
+        raise ValueError(f"{name} must be whole numbers (counts), got {values!r}")
+    out = arr.astype(np.float64)
+    if not np.all(np.isfinite(out)) or np.any(out < 0) or np.any(out != np.floor(out)):
+        raise ValueError(f"{name} must be non-negative whole numbers (counts), got {values!r}")
+    return out
+
+
+def binomial_interval(
+    positives: Any, total: Any, *, level: float = 0.95, method: str = "jeffreys"
+) -> BinomialInterval:
+    """A confidence interval for a positive rate: ``positives`` out of ``total`` objects.
+
+    Parameters
+    ----------
+    positives : int or array-like of int
+        The positives of each bin (whole counts, not weight sums).
+    total : int or array-like of int
+        The objects of each bin, each at least 1 and at least its ``positives``.
+    level : float, default 0.95
+        Confidence level, strictly between 0 and 1.
+    method : {"jeffreys", "wilson"}, keyword-only
+        ``"jeffreys"``: the equal-tailed interval of the Beta(k + 1/2, n - k + 1/2)
+        posterior (Brown, Cai and DasGupta 2001), with the lower end 0 when k = 0 and
+        the upper end 1 when k = n; the interval of the ECB's Jeffreys test of a
+        grade's default rate. ``"wilson"``: Wilson's (1927) score interval.
+
+    Returns
+    -------
+    BinomialInterval
+        ``(low, high)``: floats for scalar counts, arrays for arrays.
+
+    Raises
+    ------
+    ValueError
+        For counts that are negative, not whole or not finite, a total of 0, more
+        positives than objects, a level outside (0, 1) or an unknown method.
+
+    Notes
+    -----
+    Both intervals stay inside [0, 1] and are not degenerate at k = 0 or k = n, where
+    the Wald interval ``p +- z sqrt(p (1 - p) / n)`` collapses to a point. Weight sums
+    are not counts: with sampling weights the rate needs an interval of its own
+    (a bootstrap).
+
+    Examples
+    --------
+    >>> low, high = binomial_interval(3, 10)
+    >>> round(low, 4), round(high, 4)
+    (0.0927, 0.6058)
+    >>> [round(v, 4) for v in binomial_interval(3, 10, method="wilson")]
+    [0.1078, 0.6032]
+    >>> lows, highs = binomial_interval([0, 5], [5, 5])  # 0 of 5, 5 of 5
+    >>> lows.round(4).tolist(), highs.round(4).tolist()
+    ([0.0, 0.6206], [0.3794, 1.0])
+    """
+    from scipy.stats import beta, norm
+
+    if isinstance(level, bool) or not isinstance(level, (int, float, np.floating)) or not 0 < level < 1:
+        raise ValueError(f"level must be a number strictly between 0 and 1, got {level!r}")
+    if method not in _INTERVAL_METHODS:
+        raise ValueError(f"method must be 'jeffreys' or 'wilson', got {method!r}")
+    k = _check_counts(positives, "positives")
+    n = _check_counts(total, "total")
+    try:
+        k, n = np.broadcast_arrays(k, n)
+    except ValueError:
+        raise ValueError(
+            f"positives and total must have the same shape, got {np.shape(k)} and {np.shape(n)}"
+        ) from None
+    if np.any(n < 1):
+        raise ValueError("total must be at least 1 in every bin: an empty bin has no rate")
+    if np.any(k > n):
+        raise ValueError("positives must not exceed total in any bin")
+    alpha = 1.0 - float(level)
+    if method == "jeffreys":
+        low = np.where(k > 0, beta.ppf(alpha / 2, k + 0.5, n - k + 0.5), 0.0)
+        high = np.where(k < n, beta.ppf(1 - alpha / 2, k + 0.5, n - k + 0.5), 1.0)
+    else:
+        z = float(norm.ppf(1 - alpha / 2))
+        p = k / n
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z / (1 + z * z / n) * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+        low = np.where(k > 0, np.clip(centre - half, 0.0, 1.0), 0.0)
+        high = np.where(k < n, np.clip(centre + half, 0.0, 1.0), 1.0)
+    if low.ndim == 0:
+        return BinomialInterval(float(low), float(high))
+    return BinomialInterval(low.astype(np.float64), high.astype(np.float64))

@@ -52,6 +52,7 @@ from .._stream import (
     psi,
     psi_value,
 )
+from ..calibration import binomial_interval
 from ..partial import h_measure_from_hull, range_end
 from ._engine import CHUNK, Engine, Groups, Summary
 
@@ -317,12 +318,26 @@ def _score_report(
     if calib is not None:
         cr = calib.result()
         out["brier"], out["ece"] = number(cr["brier"]), number(cr["ece"])
-        c["reliability"] = cr["reliability"]
+        c["reliability"] = _reliability(cr["reliability"], t, level)
     else:
         c["reliability"] = None
     out["curves"] = c
     table = delong.table() if delong is not None and keep_placements else None
     return out, (int(auc.num) if t.integral else None), table
+
+
+def _reliability(r: dict[str, Any], t: Totals, level: float) -> dict[str, Any]:
+    """The reliability bins with the Jeffreys interval of each bin's observed rate
+    (:func:`course_lib.binomial_interval`); counts only: a weight sum is not a number
+    of objects, so with fractional weights the bounds are None."""
+    n = len(r["weight"])
+    if t.integral and n:
+        low, high = binomial_interval(r["positives"], r["weight"], level=level)
+        lows, highs = low.tolist(), high.tolist()
+    else:
+        lows, highs = [None] * n, [None] * n
+    return {**r, "ci_low": lows, "ci_high": highs,
+            "interval": {"method": "jeffreys", "level": level} if t.integral else None}
 
 
 def _segments(
