@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 import numbers
 import warnings
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -44,9 +44,19 @@ from ._checks import (
     check_labels,
     check_scores,
     check_seed,
+    check_weights,
     has_both_classes,
 )
-from ._stream import AucAcc, DeLongAcc, Totals, delong_interval, in_memory, paired_delong, run
+from ._stream import (
+    AucAcc,
+    DeLongAcc,
+    Totals,
+    delong_interval,
+    in_memory,
+    paired_delong,
+    run,
+    unpaired_delong,
+)
 
 __all__ = [
     "DeLongCI",
@@ -54,7 +64,9 @@ __all__ = [
     "DeLongTest",
     "auc_ci_delong",
     "auc_ci_bootstrap",
+    "bootstrap_intervals",
     "delong_test",
+    "delong_test_unpaired",
     "simulate_intervals",
     "interval_coverage",
 ]
@@ -203,35 +215,117 @@ def delong_of(chunks: Any, totals: Totals, level: float, estimate: float = 0.5) 
     return DeLongCI(auc, *delong_interval(auc, variance, level), variance)
 
 
+def _resamples(
+    rng: np.random.Generator, y: np.ndarray, n_boot: int, stratified: bool
+) -> Iterator[np.ndarray]:
+    """The bootstrap's draws: (size, n) matrices of row indices, ``n_boot`` rows in all.
+
+    The one scheme of every bootstrap of this module (and of the report): blocks of
+    ``max(1, 10**6 // n)`` resamples; within a block, with ``stratified``, first the
+    positives' indices (``rng.integers(0, m1, (size, m1))`` into the positives in row
+    order), then the negatives' (the same with ``m0``), so every resample keeps ``m1``
+    positive and ``m0`` negative rows; without, ``rng.integers(0, n, (size, n))``.
+    """
+    n = y.size
+    positives, negatives = np.flatnonzero(y), np.flatnonzero(~y)
+    block = max(1, 1_000_000 // n)
+    for start in range(0, n_boot, block):
+        size = min(block, n_boot - start)
+        if stratified:
+            yield np.concatenate(
+                [
+                    positives[rng.integers(0, positives.size, (size, positives.size))],
+                    negatives[rng.integers(0, negatives.size, (size, negatives.size))],
+                ],
+                axis=1,
+            )
+        else:
+            yield rng.integers(0, n, (size, n))
+
+
+class _Ranked(NamedTuple):
+    """One score's rows in increasing score order: the permutation of the rows, their
+    labels and weights in that order, and where each group of equal scores starts."""
+
+    order: np.ndarray
+    y: np.ndarray
+    w: np.ndarray | None
+    starts: np.ndarray
+
+
+def _ranked(y: np.ndarray, groups: np.ndarray, w: np.ndarray | None) -> _Ranked:
+    """:class:`_Ranked` of the dense score ranks ``groups`` (equal scores, equal rank)."""
+    order = np.argsort(groups, kind="stable")
+    g = groups[order]
+    starts = np.flatnonzero(np.concatenate(([True], g[1:] != g[:-1]))) if g.size else g
+    return _Ranked(order, y[order], None if w is None else w[order], starts)
+
+
+def _multiplicities(idx: np.ndarray, n: int) -> np.ndarray:
+    """How often each of the ``n`` rows is drawn in each resample: (B, n) counts."""
+    size = idx.shape[0]
+    flat = (idx + (np.arange(size) * n)[:, None]).ravel()
+    return np.bincount(flat, minlength=size * n).reshape(size, n)
+
+
+def _replicate_stats(
+    ranked: _Ranked, counts: np.ndarray, ks: bool = True
+) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
+    """AUC, one-sided KS ``max(TPR - FPR)`` and two-sided KS ``max|F1 - F0|`` of each
+    resample; ``counts`` is the (B, n) matrix of :func:`_multiplicities`.
+
+    A row drawn ``k`` times weighs ``k * w``. With the rows in increasing score order,
+    one ``add.reduceat`` per class gives each resample's weight ``P_r``, ``N_r`` of
+    each group of equal scores (sequential, no random access); then
+    ``AUC = sum_r P_r (N_below_r + N_r / 2) / (P N)`` and, with the cumulative shares
+    ``F1``, ``F0`` up to group r, ``TPR - FPR`` at the threshold just above group r is
+    ``F0 - F1``. Counts (``w`` None) are exact integers in float64. A resample without
+    weight in a class gives ``nan``; ``ks=False`` skips the two KS (None).
+    """
+    k = counts[:, ranked.order].astype(np.float64)
+    if ranked.w is not None:
+        k *= ranked.w
+    pos_rows = np.where(ranked.y, k, 0.0)
+    neg_rows = k - pos_rows  # exactly k or 0
+    pos = np.add.reduceat(pos_rows, ranked.starts, axis=1)
+    neg = np.add.reduceat(neg_rows, ranked.starts, axis=1)
+    c1, c0 = np.cumsum(pos, axis=1), np.cumsum(neg, axis=1)
+    m1, m0 = c1[:, -1], c0[:, -1]
+    undefined = ~((m1 > 0) & (m0 > 0))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        auc = (pos * (c0 - 0.5 * neg)).sum(axis=1) / (m1 * m0)
+        auc[undefined] = np.nan
+        if not ks:
+            return auc, None, None
+        gap = c0 / m0[:, None] - c1 / m1[:, None]
+        high, low = gap.max(axis=1), gap.min(axis=1)
+        one = np.maximum(high, 0.0)
+        two = np.maximum(high, -low)
+    one[undefined] = np.nan
+    two[undefined] = np.nan
+    return auc, one, two
+
+
 def _bootstrap_aucs(
     y: np.ndarray, groups: np.ndarray, n_groups: int, idx: np.ndarray
 ) -> np.ndarray:
-    """AUC of each resample; ``idx`` is a (B, n) matrix of indices into the data.
+    """AUC of each resample (``idx`` a (B, n) matrix of indices into the data), from
+    :func:`_replicate_stats`; resamples without both classes give ``nan``."""
+    ranked = _ranked(y, groups, None)
+    return _replicate_stats(ranked, _multiplicities(idx, y.size), ks=False)[0]
 
-    ``groups`` are dense ranks of the scores (equal scores share a rank), so within a
-    resample the AUC is a sum over positives of "negatives in lower ranks + half the
-    negatives in the same rank", obtained from per-rank counts with one ``bincount``.
-    Resamples without both classes give ``nan``.
-    """
-    n_boot, n = idx.shape
-    g = groups[idx]
-    is_pos = y[idx]
-    offsets = (np.arange(n_boot) * n_groups)[:, None]
-    neg_counts = np.bincount(
-        (g + offsets).ravel(), weights=(~is_pos).ravel(), minlength=n_boot * n_groups
-    ).reshape(n_boot, n_groups)
-    below = np.cumsum(neg_counts, axis=1) - neg_counts
-    beaten = np.take_along_axis(below + 0.5 * neg_counts, g, axis=1)
-    m1 = is_pos.sum(axis=1)
-    m0 = n - m1
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(is_pos, beaten, 0.0).sum(axis=1) / (m1 * m0)
+
+def _check_n_boot(n_boot: Any, name: str = "n_boot") -> int:
+    if isinstance(n_boot, bool) or not isinstance(n_boot, (int, np.integer)) or n_boot < 1:
+        raise ValueError(f"{name} must be a positive integer, got {n_boot!r}")
+    return int(n_boot)
 
 
 def auc_ci_bootstrap(
     y_true: Any,
     y_score: Any,
     *,
+    sample_weight: Any = None,
     n_boot: int = 2000,
     level: float = 0.95,
     seed: int | np.random.Generator | None = None,
@@ -243,6 +337,10 @@ def auc_ci_bootstrap(
     ----------
     y_true, y_score : array-like of shape (n,)
         Labels 0/1 (or bool) and scores, as in :func:`auc_ci_delong`.
+    sample_weight : array-like of shape (n,), optional
+        Sampling weights: each resample draws *rows* and weighs each drawn row by its
+        weight (a row drawn twice counts twice), so the interval reflects the number of
+        rows, not the sum of the weights (see :func:`bootstrap_intervals`).
     n_boot : int, default 2000
         Number of resamples.
     level : float, default 0.95
@@ -265,7 +363,9 @@ def auc_ci_bootstrap(
     Notes
     -----
     Vectorised: each block of resamples is one index matrix, and its AUCs come from
-    per-score-rank counts (see ``_bootstrap_aucs``), in blocks of bounded memory.
+    per-score-rank sums (see ``_replicate_stats``), in blocks of bounded memory. The
+    draws are those of :func:`bootstrap_intervals` (the same seed gives the same
+    resamples), so with weights the interval is that function's ``auc`` interval.
 
     Examples
     --------
@@ -273,40 +373,190 @@ def auc_ci_bootstrap(
 
     >>> auc_ci_bootstrap([0, 0, 1, 1], [0.1, 0.2, 0.7, 0.9], n_boot=50, seed=0)
     BootstrapCI(auc=1.0, low=1.0, high=1.0)
+    >>> auc_ci_bootstrap([0, 0, 1, 1], [0.1, 0.2, 0.7, 0.9], sample_weight=[1, 2, 0.5, 1],
+    ...                  n_boot=50, seed=0)
+    BootstrapCI(auc=1.0, low=1.0, high=1.0)
     """
     level = _check_level(level)
-    if isinstance(n_boot, bool) or not isinstance(n_boot, (int, np.integer)) or n_boot < 1:
-        raise ValueError(f"n_boot must be a positive integer, got {n_boot!r}")
-    y, s, _ = check_binary(y_true, y_score)
-    if not has_both_classes(y, None, "ROC AUC"):
+    n_boot = _check_n_boot(n_boot)
+    y, s, w = check_binary(y_true, y_score, sample_weight, scale=False)
+    if not has_both_classes(y, w, "ROC AUC"):
         return BootstrapCI(math.nan, math.nan, math.nan)
     stratified = check_flag(stratified, "stratified")
     rng = check_seed(seed)
-    distinct, groups = np.unique(s, return_inverse=True)
-    positives, negatives = np.flatnonzero(y), np.flatnonzero(~y)
-    n = y.size
-    auc = float(_auc_chunks(y, s, scores=False)[2].result())
-    block = max(1, 1_000_000 // n)
-    aucs = []
-    for start in range(0, n_boot, block):
-        size = min(block, n_boot - start)
-        if stratified:
-            idx = np.concatenate(
-                [
-                    positives[rng.integers(0, positives.size, (size, positives.size))],
-                    negatives[rng.integers(0, negatives.size, (size, negatives.size))],
-                ],
-                axis=1,
-            )
-        else:
-            idx = rng.integers(0, n, (size, n))
-        aucs.append(_bootstrap_aucs(y, groups, distinct.size, idx))
-    values = np.concatenate(aucs)
+    groups = np.unique(s, return_inverse=True)[1]
+    if w is None:
+        auc = float(_auc_chunks(y, s, scores=False)[2].result())
+    else:
+        chunks, totals = in_memory(y, s, w, integral=False, scores=False)
+        acc = AucAcc(totals)
+        run(chunks, totals, acc)
+        auc = float(acc.result())
+    ranked = _ranked(y, groups, w)
+    values = np.concatenate([
+        _replicate_stats(ranked, _multiplicities(idx, y.size), ks=False)[0]
+        for idx in _resamples(rng, y, n_boot, stratified)
+    ])
     values = values[~np.isnan(values)]
     if values.size == 0:
         raise ValueError("every bootstrap resample missed a class; use stratified=True")
     low, high = np.quantile(values, [(1 - level) / 2, (1 + level) / 2])
     return BootstrapCI(auc, float(low), float(high))
+
+
+def _pair_names(names: Sequence[str]) -> list[tuple[str, str]]:
+    return [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+
+
+def bootstrap_intervals(
+    y_true: Any,
+    y_scores: Any,
+    *,
+    sample_weight: Any = None,
+    n_boot: int = 1000,
+    level: float = 0.95,
+    seed: int | np.random.Generator | None = 0,
+    stratified: bool = True,
+    return_replicates: bool = False,
+) -> dict[str, Any]:
+    """Bootstrap percentile intervals of the AUC, Gini and KS of one or more scores of
+    the same rows, and of the paired AUC differences: the intervals of sampling weights.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Labels 0/1 (or bool).
+    y_scores : array-like of shape (n,), or a mapping of names to such arrays
+        One score (named ``"score"``) or several, each row scored by each.
+    sample_weight : array-like of shape (n,), optional
+        Sampling (survey, inverse-probability) weights. A resample draws rows, and a
+        row drawn ``k`` times counts with weight ``k * w``: the randomness is that of
+        the rows, whatever the weights sum to.
+    n_boot : int, default 1000
+        Number of resamples.
+    level : float, default 0.95
+        Confidence level, strictly between 0 and 1.
+    seed : int, numpy Generator or None, default 0
+        Seed of :func:`numpy.random.default_rng`. The draws depend only on the seed
+        and the labels' order (see Notes): the same rows in the same order give the
+        same intervals bit for bit.
+    stratified : bool, default True
+        Resample positives and negatives separately (each resample keeps the number of
+        positive and of negative rows), as :func:`auc_ci_bootstrap`.
+    return_replicates : bool, default False
+        Also return every resample's values (key ``"replicates"``).
+
+    Returns
+    -------
+    dict
+        ``{"method": "bootstrap", "interval": "percentile", "n_boot", "used", "level",
+        "stratified", "rows", "positive_rows", "negative_rows", "scores", "differences"}``:
+        ``used`` counts the resamples with weight in both classes (the others are
+        dropped); ``rows`` and ``*_rows`` count rows, not weights; ``scores[name]``
+        holds ``"auc"``, ``"gini"``, ``"ks"`` (one-sided, ``max(TPR - FPR)`` as
+        :func:`course_lib.ks_statistic`) and ``"ks_two_sided"`` (``max |F1 - F0|``),
+        each a ``[low, high]`` pair of floats; ``differences`` a list of
+        ``{"a", "b", "ci"}``, the interval of ``AUC(a) - AUC(b)`` over the same
+        resamples, for each pair in the order given. The percentile interval takes the
+        ``(1 -+ level) / 2`` quantiles of the resampled values (numpy's linear
+        interpolation); the Gini interval is ``2 * AUC interval - 1``.
+
+    Notes
+    -----
+    The draws are :func:`auc_ci_bootstrap`'s: blocks of ``max(1, 10**6 // n)``
+    resamples, per block ``rng.integers(0, m1, (size, m1))`` positions among the
+    positive rows (in row order) then ``rng.integers(0, m0, (size, m0))`` among the
+    negative ones. Each resample's numbers come from per-score-rank weight sums (one
+    ``bincount``), O(n) per resample and score, with no Python loop over resamples
+    beyond the blocks.
+
+    Examples
+    --------
+    >>> y = [0, 0, 1, 0, 1, 1]
+    >>> r = bootstrap_intervals(y, {"a": [1, 2, 3, 4, 5, 6], "b": [6, 5, 4, 3, 2, 1]},
+    ...                         sample_weight=[1, 2, 1, 0.5, 1, 3], n_boot=200, seed=0)
+    >>> r["rows"], r["positive_rows"], r["used"]
+    (6, 3, 200)
+    >>> lo, hi = r["scores"]["a"]["auc"]
+    >>> bool(0 <= lo <= hi <= 1), r["differences"][0]["a"]
+    (True, 'a')
+    """
+    level = _check_level(level)
+    n_boot = _check_n_boot(n_boot)
+    stratified = check_flag(stratified, "stratified")
+    return_replicates = check_flag(return_replicates, "return_replicates")
+    y = check_labels(y_true)
+    if isinstance(y_scores, Mapping):
+        if not y_scores:
+            raise ValueError("y_scores must hold at least one score")
+        named = {str(k): v for k, v in y_scores.items()}
+    else:
+        named = {"score": y_scores}
+    scores = {}
+    for name, values in named.items():
+        s = check_scores(values, name=f"the score {name!r}", on_inexact="keep")
+        if s.size != y.size:
+            raise ValueError(
+                f"y_true and the score {name!r} have different lengths: {y.size} and {s.size}")
+        scores[name] = s
+    w = check_weights(sample_weight, y.size, scale=False)
+    m1 = int(np.count_nonzero(y))
+    if w is None:
+        both = 0 < m1 < y.size
+    else:
+        both = bool(w[y].sum() > 0 and w[~y].sum() > 0)
+    if not both:
+        raise ValueError("the bootstrap needs rows of both classes (with positive weight)")
+    rng = check_seed(seed)
+    ranks = {name: _ranked(y, np.unique(s, return_inverse=True)[1], w)
+             for name, s in scores.items()}
+    stats: dict[str, list[list[np.ndarray]]] = {name: [[], [], []] for name in scores}
+    for idx in _resamples(rng, y, n_boot, stratified):
+        counts = _multiplicities(idx, y.size)
+        for name, ranked in ranks.items():
+            for store, part in zip(stats[name], _replicate_stats(ranked, counts)):
+                assert part is not None
+                store.append(part)
+    values = {name: [np.concatenate(v) for v in three] for name, three in stats.items()}
+    ok = np.ones(n_boot, dtype=bool)
+    for three in values.values():
+        ok &= ~np.isnan(three[0])
+    if not ok.any():
+        raise ValueError("every bootstrap resample missed the weight of a class")
+    q = [(1 - level) / 2, (1 + level) / 2]
+
+    def interval(v: np.ndarray) -> list[float]:
+        lo, hi = np.quantile(v[ok], q)
+        return [float(lo), float(hi)]
+
+    out_scores = {}
+    for name, (auc, ks, ks2) in values.items():
+        a = interval(auc)
+        out_scores[name] = {"auc": a, "gini": [2 * a[0] - 1, 2 * a[1] - 1],
+                            "ks": interval(ks), "ks_two_sided": interval(ks2)}
+    differences = [
+        {"a": a, "b": b, "ci": interval(values[a][0] - values[b][0])}
+        for a, b in _pair_names(list(scores))
+    ]
+    result: dict[str, Any] = {
+        "method": "bootstrap",
+        "interval": "percentile",
+        "n_boot": n_boot,
+        "used": int(ok.sum()),
+        "level": level,
+        "stratified": stratified,
+        "rows": int(y.size),
+        "positive_rows": m1,
+        "negative_rows": int(y.size) - m1,
+        "scores": out_scores,
+        "differences": differences,
+    }
+    if return_replicates:
+        result["replicates"] = {
+            name: {"auc": auc, "ks": ks, "ks_two_sided": ks2, "used": ok}
+            for name, (auc, ks, ks2) in values.items()
+        }
+    return result
 
 
 def delong_test(
@@ -364,6 +614,56 @@ def delong_test(
                       int(auc_b.num), level)
     if not _needs_two_per_class(int(totals.m1), int(totals.m0), "The DeLong test"):
         return nan._replace(difference=r["difference"])
+    return DeLongTest(r["z"], r["p_value"], r["difference"], r["low"], r["high"])
+
+
+def delong_test_unpaired(
+    y_a: Any, score_a: Any, y_b: Any, score_b: Any, *, level: float = 0.95
+) -> DeLongTest:
+    """DeLong's test of the AUCs of two *independent* samples: is AUC(a) = AUC(b)?
+
+    For a model's AUC on a validation sample against its AUC on the development
+    sample (other objects), as pROC's ``roc.test(paired = FALSE, method = "delong")``.
+
+    Parameters
+    ----------
+    y_a, score_a : array-like of shape (n_a,)
+        Labels 0/1 (or bool) and scores of the first sample.
+    y_b, score_b : array-like of shape (n_b,)
+        Labels and scores of the second sample.
+    level : float, default 0.95
+        Confidence level of the interval of the difference.
+
+    Returns
+    -------
+    DeLongTest
+        ``(z, p_value, difference, low, high)``: ``difference = AUC(a) - AUC(b)``,
+        ``z = difference / sqrt(V_a + V_b)`` with each sample's DeLong variance (as
+        :func:`auc_ci_delong`), the two-sided normal p-value and the Wald interval
+        ``difference -+ z_level * SE`` (not clipped). Both variances 0 and no
+        difference: ``z = 0, p = 1``. A sample with one class, or a single member of a
+        class, gives nan (with a warning).
+
+    Examples
+    --------
+    >>> r = delong_test_unpaired([1, 1, 0, 0], [0.8, 0.3, 0.4, 0.1],
+    ...                          [1, 1, 0, 0, 0], [0.9, 0.7, 0.6, 0.2, 0.1])
+    >>> r.difference, round(r.z, 4)
+    (-0.25, -0.7071)
+    """
+    level = _check_level(level)
+    parts = []
+    for name, (y_true, y_score) in (("a", (y_a, score_a)), ("b", (y_b, score_b))):
+        y, s, _ = check_binary(y_true, y_score)
+        nan = DeLongTest(math.nan, math.nan, math.nan, math.nan, math.nan)
+        if not has_both_classes(y, None, f"The DeLong test (sample {name})"):
+            return nan
+        m1 = int(np.count_nonzero(y))
+        if not _needs_two_per_class(m1, y.size - m1, f"The DeLong test (sample {name})"):
+            return nan
+        parts.append(delong_of(*in_memory(y, s, scores=False), level, sample_auc(y, s)))
+    (auc_a, _, _, var_a), (auc_b, _, _, var_b) = parts
+    r = unpaired_delong(auc_a, var_a, auc_b, var_b, level)
     return DeLongTest(r["z"], r["p_value"], r["difference"], r["low"], r["high"])
 
 
