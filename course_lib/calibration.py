@@ -36,6 +36,8 @@ from fractions import Fraction
 from typing import Any, Literal, NamedTuple
 
 import numpy as np
+import pandas as pd
+from scipy.special import ndtri
 
 from ._checks import (
     check_binary,
@@ -50,7 +52,20 @@ from ._checks import (
 )
 from ._groups import score_groups
 from ._labels import check_classes, check_label_list, encode_labels
-from ._stream import CalibrationAcc, in_memory, run
+from ._stream import (
+    CLIP,
+    BandAcc,
+    BandCounts,
+    CalibrationAcc,
+    Cumulator,
+    Totals,
+    band_tests,
+    citl_counts,
+    hosmer_lemeshow_counts,
+    in_memory,
+    logistic_recalibration,
+    run,
+)
 
 __all__ = [
     "BinomialInterval",
@@ -66,6 +81,13 @@ __all__ = [
     "platt_scaling",
     "isotonic_calibration",
     "binomial_interval",
+    "HosmerLemeshow",
+    "CalibrationInTheLarge",
+    "Recalibration",
+    "calibration_bands",
+    "hosmer_lemeshow",
+    "calibration_in_the_large",
+    "calibration_slope",
 ]
 
 Strategy = Literal["uniform", "quantile", "unique"]
@@ -892,3 +914,327 @@ def binomial_interval(
     if low.ndim == 0:
         return BinomialInterval(float(low), float(high))
     return BinomialInterval(low.astype(np.float64), high.astype(np.float64))
+
+
+# ------------------------------------------------------------ calibration by band
+class HosmerLemeshow(NamedTuple):
+    """The Hosmer-Lemeshow test over bands: the statistic, its degrees of freedom
+    (bands - 2) and the chi-squared p-value (nan without counts or with fewer than
+    three bands)."""
+
+    statistic: float
+    df: int
+    p_value: float
+
+
+class CalibrationInTheLarge(NamedTuple):
+    """The observed rate against the mean probability, their difference, and the
+    two-sided normal test of ``sum y = sum p`` (variance ``sum p (1 - p)``)."""
+
+    observed: float
+    expected: float
+    difference: float
+    z: float
+    p_value: float
+
+
+class Recalibration(NamedTuple):
+    """Logistic recalibration ``logit P(y = 1) = intercept + slope * logit(p)`` (a
+    calibrated score has intercept 0 and slope 1), with Wald intervals from the observed
+    information; ``clipped`` counts the scores outside ``[clip, 1 - clip]``."""
+
+    intercept: float
+    slope: float
+    intercept_low: float
+    intercept_high: float
+    slope_low: float
+    slope_high: float
+    converged: bool
+    clipped: float
+
+
+def _check_count(value: Any, name: str, low: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+        raise ValueError(f"{name} must be an int >= {low}, got {value!r}")
+    return int(value)
+
+
+def band_rule(distinct: int, *, given: bool = False, max_grades: int = 20) -> str:
+    """The band rule of :func:`calibration_bands`: ``"given"`` for bands given,
+    ``"grades"`` (one band per distinct score) for at most ``max_grades`` distinct
+    scores, else ``"deciles"``.
+
+    >>> band_rule(7), band_rule(5000), band_rule(7, given=True)
+    ('grades', 'deciles', 'given')
+    """
+    if given:
+        return "given"
+    return "grades" if distinct <= max_grades else "deciles"
+
+
+def bands_frame(counts: BandCounts, integral: bool) -> pd.DataFrame:
+    """The table of :func:`calibration_bands` from the bands' sums (one row per band):
+    the mean score, the observed rate and the one-sided binomial and Jeffreys tests
+    (:func:`course_lib._stream.band_tests`; nan unless the obligors are counts)."""
+    n, d = counts.obligors, counts.positives
+    mean = counts.sum_p / n
+    if integral:
+        binom, jeffreys = band_tests(n, d, mean)
+    else:
+        binom = jeffreys = np.full(len(counts.keys), np.nan)
+    return pd.DataFrame({
+        "band": counts.keys,
+        "max_score": counts.high,
+        "min_score": counts.low,
+        "obligors": n,
+        "positives": d,
+        "mean_score": mean,
+        "observed_rate": d / n,
+        "binomial_p": binom,
+        "jeffreys_p": jeffreys,
+    })
+
+
+def _band_counts(
+    y_true: Any, y_prob: Any, bands: Any, n_bins: Any, max_grades: Any, sample_weight: Any,
+    what: str,
+) -> tuple[BandCounts, str, bool]:
+    """Validated input summed by :class:`~course_lib._stream.BandAcc`: the counts, the
+    rule and whether they are counts (no weights or integer weights)."""
+    n_bins = _check_count(n_bins, "n_bins", 1)
+    max_grades = _check_count(max_grades, "max_grades", 0)
+    y, p, w = _check_prob(y_true, y_prob, sample_weight, what, scale=False)
+    integral = w is None or bool((w == np.floor(w)).all() and float(w.sum()) < 2**53)
+    m1, m0 = class_totals(y, w)
+    totals = Totals.of(m1, m0, integral)
+    if bands is None:
+        live = p if w is None else p[w > 0]
+        rule = band_rule(np.unique(live).size, max_grades=max_grades)
+        acc = BandAcc(totals, rule, n_bins)
+        run(in_memory(y, p, w, integral=integral)[0], totals, acc)
+        return acc.result(), rule, integral
+    values = np.asarray(bands, dtype=object)
+    if values.ndim != 1 or values.size != y.size:
+        raise ValueError(f"bands must hold one band per object ({y.size}), got shape {values.shape}")
+    missing = np.asarray(pd.isna(values), dtype=bool)
+    present = list(dict.fromkeys(values[~missing].tolist()))
+    try:
+        present = sorted(present)
+    except TypeError:
+        pass
+    acc = BandAcc(totals, "given")
+    for key in present + ([None] if missing.any() else []):
+        rows = missing if key is None else (~missing & (values == key))
+        cum = Cumulator(totals)
+        chunks = in_memory(y[rows], p[rows], None if w is None else w[rows],
+                           integral=integral)[0]
+        for ch in chunks:
+            acc.update(cum.step(ch), key)
+    return acc.result(), "given", integral
+
+
+def calibration_bands(
+    y_true: Any,
+    y_prob: Any,
+    *,
+    bands: Any = None,
+    n_bins: int = 10,
+    max_grades: int = 20,
+    sample_weight: Any = None,
+) -> pd.DataFrame:
+    """Calibration by band: obligors, positives, mean PD, observed rate and the
+    one-sided binomial and Jeffreys tests of each band, as the ECB's IRB validation
+    reporting template.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Labels 0/1 (or bool); 1 is the default (positive) class.
+    y_prob : array-like of shape (n,)
+        Probabilities (PDs) in [0, 1].
+    bands : array-like of shape (n,), optional
+        The band (grade, pool) of each object; bands in increasing order of their
+        values, a missing band last. Default: the grades when the scores take at most
+        ``max_grades`` distinct values (one band each, highest score first), else the
+        score deciles cut as :func:`course_lib.gains_table` cuts them (sorted by
+        decreasing score, ties kept whole in the band of their first member).
+    n_bins : int, default 10
+        Bands of the decile rule.
+    max_grades : int, default 20
+        At most this many distinct scores are grades.
+    sample_weight : array-like of shape (n,), optional
+        Frequency weights (an object of weight 3 counts as three obligors); the tests
+        need counts, so fractional weights give nan p-values.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per band: ``band`` (the decile's number from the top, the grade's
+        score, or the given value), ``max_score``, ``min_score``, ``obligors``,
+        ``positives``, ``mean_score``, ``observed_rate``, ``binomial_p`` (``P(X >= d)``
+        for ``X ~ Binomial(n, mean_score)``) and ``jeffreys_p`` (the CDF of ``Beta(d +
+        1/2, n - d + 1/2)`` at ``mean_score``): both one-sided, small when the band
+        defaults more than its PD says. ``attrs["rule"]`` names the rule used.
+
+    Examples
+    --------
+    Two grades of PD 0.1 and 0.5:
+
+    >>> t = calibration_bands([0, 0, 1, 1, 0, 1], [0.1, 0.1, 0.1, 0.5, 0.5, 0.5])
+    >>> t["band"].tolist(), t["obligors"].tolist(), t["positives"].tolist()
+    ([0.5, 0.1], [3, 3], [2, 1])
+    >>> round(float(t["binomial_p"].iloc[1]), 4)  # P(X >= 1), X ~ Binomial(3, 0.1)
+    0.271
+    """
+    counts, rule, integral = _band_counts(y_true, y_prob, bands, n_bins, max_grades,
+                                          sample_weight, "calibration by band")
+    frame = bands_frame(counts, integral)
+    frame.attrs["rule"] = rule
+    return frame
+
+
+def hosmer_lemeshow(
+    y_true: Any,
+    y_prob: Any,
+    *,
+    bands: Any = None,
+    n_bins: int = 10,
+    max_grades: int = 20,
+    sample_weight: Any = None,
+) -> HosmerLemeshow:
+    """The Hosmer-Lemeshow test over the bands of :func:`calibration_bands`.
+
+    ``C = sum_g (O_g - E_g)^2 / (E_g (1 - E_g / n_g))``, with ``O_g`` the positives,
+    ``E_g`` the sum of the probabilities and ``n_g`` the obligors of band ``g``,
+    referred to chi-squared with ``G - 2`` degrees of freedom (``G`` bands). The
+    default bands are the score deciles (ties kept whole), Hosmer and Lemeshow's
+    "deciles of risk".
+
+    Parameters
+    ----------
+    y_true, y_prob, bands, n_bins, max_grades, sample_weight
+        As in :func:`calibration_bands`.
+
+    Returns
+    -------
+    HosmerLemeshow
+        ``(statistic, df, p_value)``; the p-value is nan with fewer than three bands
+        or fractional weights.
+
+    Examples
+    --------
+    >>> r = hosmer_lemeshow([0, 0, 1, 1, 0, 1], [0.1, 0.1, 0.1, 0.5, 0.5, 0.5],
+    ...                     bands=[1, 1, 1, 2, 2, 3])
+    >>> round(r.statistic, 4), r.df
+    (2.8148, 1)
+    """
+    counts, _, integral = _band_counts(y_true, y_prob, bands, n_bins, max_grades,
+                                       sample_weight, "the Hosmer-Lemeshow test")
+    stat, df, p = hosmer_lemeshow_counts(counts.obligors, counts.positives, counts.sum_p)
+    return HosmerLemeshow(stat, df, p if integral else float("nan"))
+
+
+def calibration_in_the_large(
+    y_true: Any, y_prob: Any, *, sample_weight: Any = None
+) -> CalibrationInTheLarge:
+    """Calibration-in-the-large: is the observed rate the mean probability?
+
+    ``z = (sum y - sum p) / sqrt(sum p (1 - p))``: under the hypothesis that every
+    probability is right, the number of positives has mean ``sum p`` and variance
+    ``sum p (1 - p)``; two-sided normal p-value.
+
+    Parameters
+    ----------
+    y_true, y_prob, sample_weight
+        As in :func:`calibration_bands` (frequency weights; fractional weights give
+        nan for ``z`` and the p-value).
+
+    Returns
+    -------
+    CalibrationInTheLarge
+        ``(observed, expected, difference, z, p_value)``.
+
+    Examples
+    --------
+    >>> r = calibration_in_the_large([1, 0, 0, 0], [0.5, 0.5, 0.5, 0.5])
+    >>> r.observed, r.expected, r.z
+    (0.25, 0.5, -1.0)
+    """
+    y, p, w = _check_prob(y_true, y_prob, sample_weight, "calibration-in-the-large",
+                          scale=False)
+    integral = w is None or bool((w == np.floor(w)).all() and float(w.sum()) < 2**53)
+    m1, m0 = class_totals(y, w)
+    totals = Totals.of(m1, m0, integral)
+    acc = BandAcc(totals, "given")
+    run(in_memory(y, p, w, integral=integral)[0], totals, acc)
+    c = acc.result()
+    r = citl_counts(c.obligors.sum(), c.positives.sum(), c.sum_p.sum(), c.sum_pq.sum())
+    if not integral:
+        r.update(z=float("nan"), p_value=float("nan"))
+    return CalibrationInTheLarge(r["observed"], r["expected"], r["difference"], r["z"],
+                                 r["p_value"])
+
+
+def recalibration(fit: dict[str, Any], level: float, counts: bool) -> Recalibration:
+    """A :func:`course_lib._stream.logistic_recalibration` fit as a
+    :class:`Recalibration` with Wald intervals at ``level`` (nan unless ``counts``)."""
+    a, b = fit["intercept"], fit["slope"]
+    half_a = half_b = float("nan")
+    if counts and fit["converged"]:
+        z = float(ndtri((1 + level) / 2))
+        half_a = z * float(np.sqrt(fit["cov"][0, 0]))
+        half_b = z * float(np.sqrt(fit["cov"][1, 1]))
+    return Recalibration(a, b, a - half_a, a + half_a, b - half_b, b + half_b,
+                         bool(fit["converged"]), fit["clipped"])
+
+
+def calibration_slope(
+    y_true: Any,
+    y_prob: Any,
+    *,
+    sample_weight: Any = None,
+    level: float = 0.95,
+    clip: float = CLIP,
+) -> Recalibration:
+    """Logistic recalibration: the calibration intercept and slope with intervals.
+
+    Fits ``logit P(y = 1) = a + b logit(p)`` by maximum likelihood (Newton's method on
+    the groups of equal probabilities, each counted with its weight; Cox 1958). A
+    calibrated score has ``a = 0, b = 1``; ``b < 1`` says the probabilities are too
+    extreme (over-fitting), ``b > 1`` too timid. Intervals are Wald intervals from the
+    observed information.
+
+    Parameters
+    ----------
+    y_true, y_prob, sample_weight
+        As in :func:`calibration_bands` (frequency weights; fractional weights give
+        the estimates without intervals).
+    level : float, default 0.95
+        Confidence level of the intervals.
+    clip : float, default 1e-12
+        Probabilities of exactly 0 or 1 have an infinite logit: every probability is
+        clipped to ``[clip, 1 - clip]`` first (``clipped`` counts them).
+
+    Returns
+    -------
+    Recalibration
+        ``(intercept, slope, intercept_low, intercept_high, slope_low, slope_high,
+        converged, clipped)``; a constant probability, or probabilities that separate
+        the classes (no maximum of the likelihood), give nan with ``converged=False``.
+
+    Examples
+    --------
+    >>> r = calibration_slope([0, 1, 0, 1, 1, 0, 0, 1], [0.2, 0.3, 0.4, 0.6, 0.7, 0.5, 0.1, 0.4])
+    >>> round(r.intercept, 4), round(r.slope, 4), r.converged
+    (0.7496, 1.6384, True)
+    """
+    if isinstance(level, bool) or not isinstance(level, (int, float)) or not 0 < level < 1:
+        raise ValueError(f"level must be a number strictly between 0 and 1, got {level!r}")
+    if isinstance(clip, bool) or not isinstance(clip, (int, float)) or not 0 < clip < 0.5:
+        raise ValueError(f"clip must be a number in (0, 0.5), got {clip!r}")
+    y, p, w = _check_prob(y_true, y_prob, sample_weight, "the calibration slope",
+                          scale=False)
+    integral = w is None or bool((w == np.floor(w)).all() and float(w.sum()) < 2**53)
+    chunks, totals = in_memory(y, p, w, integral=integral)
+    fit = logistic_recalibration(lambda: chunks, totals, clip=float(clip))
+    return recalibration(fit, float(level), integral)
