@@ -17,7 +17,7 @@ from html import escape
 from importlib import resources
 from typing import Any
 
-from ._svg import Bars, Mark, Series, line_chart
+from ._svg import Bars, Mark, Series, Whiskers, line_chart, nice_ticks
 
 __all__ = ["BOOK_SECTIONS", "DEFAULT_BOOK_URL", "render", "book_link"]
 
@@ -584,32 +584,85 @@ def _figures(report: Mapping[str, Any], book: _Book, figs: _Figures) -> str:
         r = _curve(scores[name], "reliability")
         if not r:
             continue
-        series = [
-            _ref("perfect calibration", [0, 1], [0, 1]),
-            Series(name, _floats(r.get("prob_pred")), _floats(r.get("prob_true")), kind=_kind(i)),
-            Series(
-                "",
-                _floats(r.get("prob_pred")),
-                _floats(r.get("prob_true")),
-                kind=_kind(i),
-                marker=True,
-            ),
-        ]
-        out.append(figs.chart(
-            f"reliability-{i + 1}",
-            f"Reliability diagram of {name}",
-            f"{book.link('reliability', 'Reliability diagram')} of "
-            f"<code>{escape(name)}</code> (ten equal-width bins): points on the diagonal "
-            "are calibrated probabilities.",
-            series,
-            xlabel="Mean predicted probability",
-            ylabel="Observed share of positives",
-            xlim=(0, 1),
-            ylim=(0, 1),
-            square=True,
-            legend="top left",
-        ))
+        out.append(_reliability(r, name, i, book, figs))
     return _section("figures", "Figures", f'<div class="figure-grid">{"".join(out)}</div>')
+
+
+def _compact(v: float | None) -> str:
+    """A bin's count in at most four characters: 472, 3.1k, 12k, 1.2M."""
+    if v is None or not math.isfinite(v):
+        return ""
+    if abs(v) < 1000:
+        return f"{v:.0f}" if float(v).is_integer() else f"{v:.3g}"
+    for unit, size in (("M", 1e6), ("k", 1e3)):
+        if abs(v) >= size:
+            q = v / size
+            return f"{q:.1f}{unit}" if abs(q) < 10 else f"{q:.0f}{unit}"
+    return f"{v:.0f}"  # pragma: no cover
+
+
+def _fitted(values: Sequence[float]) -> tuple[float, float]:
+    """Axis limits around ``values`` (inside [0, 1]), snapped outwards to round steps.
+
+    >>> _fitted([0.06, 0.15, 0.73])
+    (0.0, 0.8)
+    """
+    finite = [v for v in values if math.isfinite(v)]
+    if not finite:
+        return 0.0, 1.0
+    lo, hi = max(0.0, min(finite)), min(1.0, max(finite))
+    span = max(hi - lo, 0.05)
+    lo, hi = max(0.0, lo - 0.03 * span), min(1.0, hi + 0.03 * span)
+    ticks = nice_ticks(lo, hi, target=10)
+    step = ticks[1] - ticks[0] if len(ticks) > 1 else 0.1
+    return (max(0.0, round(math.floor(lo / step + 1e-9) * step, 12)),
+            min(1.0, round(math.ceil(hi / step - 1e-9) * step, 12)))
+
+
+def _reliability(r: Mapping[str, Any], name: str, i: int, book: _Book, figs: _Figures) -> str:
+    """The reliability diagram of one score: each bin's observed rate against its mean
+    score, the bin's interval as a whisker and its count above it; each axis fitted to
+    the bins (the x axis to their mean scores, the y axis to their shares and intervals),
+    the diagonal drawn across both."""
+    pred, true = _floats(r.get("prob_pred")), _floats(r.get("prob_true"))
+    low, high = _floats(r.get("ci_low")), _floats(r.get("ci_high"))
+    counts = _floats(r.get("weight"))
+    xlim, ylim = _fitted(pred), _fitted([*true, *low, *high])
+    diagonal = [min(xlim[0], ylim[0]), max(xlim[1], ylim[1])]
+    series = [
+        _ref("perfect calibration", diagonal, diagonal),
+        Series(name, pred, true, kind=_kind(i)),
+        Series("", pred, true, kind=_kind(i), marker=True),
+    ]
+    whiskers = [Whiskers(pred, low or [math.nan] * len(pred), high or [math.nan] * len(pred),
+                         [_compact(c) for c in counts], kind=_kind(i))]
+    interval = r.get("interval")
+    if isinstance(interval, Mapping):
+        level = _value(interval.get("level")) or 0.95
+        method = str(interval.get("method", "jeffreys")).capitalize()
+        ci_text = (f"the whiskers are {100 * level:g} % {escape(method)} intervals of each bin's "
+                   "observed share, the number above each is the bin's count (rows; with frequency "
+                   "weights, their sum)")
+    else:
+        ci_text = ("the number above each point is the bin's weight; no interval: the weights "
+                   "are not counts")
+    return figs.chart(
+        f"reliability-{i + 1}",
+        f"Reliability diagram of {name}",
+        f"{book.link('reliability', 'Reliability diagram')} of "
+        f"<code>{escape(name)}</code> (ten equal-width bins of the score; empty bins left out): "
+        f"points on the diagonal are calibrated probabilities; {ci_text}. The axes are "
+        f"fitted to the bins (scores {xlim[0]:g} to {xlim[1]:g}, shares {ylim[0]:g} to "
+        f"{ylim[1]:g}).",
+        series,
+        xlabel="Mean predicted probability",
+        ylabel="Observed share of positives",
+        xlim=xlim,
+        ylim=ylim,
+        square=True,
+        legend="bottom right",
+        whiskers=whiskers,
+    )
 
 
 _GAINS_COLUMNS: list[tuple[str, str, str]] = [

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from html import escape
 
-__all__ = ["Series", "Bars", "line_chart", "nice_ticks"]
+__all__ = ["Series", "Bars", "Whiskers", "line_chart", "nice_ticks"]
 
 #: Size of the drawing in user units (the page scales it to the column width).
 WIDTH, HEIGHT = 480, 360
@@ -66,6 +66,18 @@ class Mark:
     y1: float
     label: str = ""
     kind: str = "mark"
+
+
+@dataclass
+class Whiskers:
+    """Vertical intervals ``[low[i], high[i]]`` at ``x[i]`` with short caps, each with an
+    optional label above it (a bin's count); a bound that is not finite draws nothing."""
+
+    x: Sequence[float]
+    low: Sequence[float]
+    high: Sequence[float]
+    labels: Sequence[str] = ()
+    kind: str = "s1"
 
 
 @dataclass
@@ -140,6 +152,35 @@ def _path(frame: _Frame, xs: Sequence[float], ys: Sequence[float], *, step: bool
     return " ".join(f"{_num(frame.px(x))},{_num(frame.py(y))}" for x, y in pts)
 
 
+def _whiskers(frame: _Frame, w: Whiskers) -> tuple[str, str]:
+    """The intervals of ``w`` as vertical lines with caps, and their labels above
+    their tops (drawn outside the plot's clip, so a label at the top stays whole)."""
+    out = [f'<g class="whiskers {w.kind}">']
+    text = ['<g class="count-labels">']
+    labels = list(w.labels) + [""] * (len(w.x) - len(w.labels))
+    for x, lo, hi, label in zip(w.x, w.low, w.high, labels):
+        if not (math.isfinite(x) and math.isfinite(lo) and math.isfinite(hi)):
+            continue
+        px, y0, y1 = _num(frame.px(x)), frame.py(lo), frame.py(hi)
+        out.append(
+            f'<line class="line {w.kind}" x1="{px}" x2="{px}" y1="{_num(y0)}" y2="{_num(y1)}" '
+            'stroke-width="1.4"/>'
+        )
+        for y in (y0, y1):
+            out.append(
+                f'<line class="line {w.kind}" x1="{_num(frame.px(x) - 4)}" x2="{_num(frame.px(x) + 4)}" '
+                f'y1="{_num(y)}" y2="{_num(y)}" stroke-width="1.4"/>'
+            )
+        if label:
+            text.append(
+                f'<text class="count-label" x="{px}" y="{_num(max(y1 - 6, 10))}" '
+                f'text-anchor="middle">{escape(label)}</text>'
+            )
+    out.append("</g>")
+    text.append("</g>")
+    return "".join(out), "".join(text)
+
+
 def _legend(entries: list[tuple[str, str, bool]], frame: _Frame, corner: str) -> str:
     """Legend lines ``(name, css class, dashed)`` in a corner of the plot area."""
     if not entries:
@@ -173,16 +214,19 @@ def line_chart(series: Sequence[Series], *, xlabel: str, ylabel: str,
                xlim: tuple[float, float] | None = None,
                ylim: tuple[float, float] | None = None, bars: Sequence[Bars] = (),
                marks: Sequence[Mark] = (), legend: str = "bottom right", title: str = "",
-               square: bool = False, ident: str = "chart") -> str:
-    """One chart: axes with ticks and labels, bars, lines, marks and a legend.
+               square: bool = False, ident: str = "chart",
+               whiskers: Sequence[Whiskers] = ()) -> str:
+    """One chart: axes with ticks and labels, bars, lines, marks, whiskers and a legend.
 
     Limits default to the range of the data. ``square`` draws a taller plot (ROC, PR);
     ``ident`` makes the clip path's id unique on the page.
     """
     xs = [v for s in series for v in s.x if math.isfinite(v)]
     xs += [v for b in bars for v in b.edges]
+    xs += [v for w in whiskers for v in w.x if math.isfinite(v)]
     ys = [v for s in series for v in s.y if math.isfinite(v)]
     ys += [v for b in bars for v in b.heights] + ([0.0] if bars else [])
+    ys += [v for w in whiskers for v in (*w.low, *w.high) if math.isfinite(v)]
     if xlim is None:
         xlim = (min(xs, default=0.0), max(xs, default=1.0))
     if ylim is None:
@@ -226,6 +270,11 @@ def line_chart(series: Sequence[Series], *, xlabel: str, ylabel: str,
                 f'<rect class="bar {b.kind}" x="{_num(x0)}" y="{_num(y0)}" '
                 f'width="{_num(max(x1 - x0, 0.5))}" height="{_num(frame.py(0) - y0)}"/>'
             )
+    labels = []
+    for w in whiskers:
+        drawn, text = _whiskers(frame, w)
+        out.append(drawn)
+        labels.append(text)
     for i, s in enumerate(series):
         kind = s.kind or f"s{i % 6 + 1}"
         pts = _path(frame, s.x, s.y, step=s.step)
@@ -257,6 +306,7 @@ def line_chart(series: Sequence[Series], *, xlabel: str, ylabel: str,
                 f'text-anchor="{anchor}">{escape(m.label)}</text>'
             )
     out.append("</g>")
+    out += labels
     out.append(
         f'<g class="axis"><line x1="{left}" x2="{right}" y1="{bottom}" y2="{bottom}"/>'
         f'<line x1="{left}" x2="{left}" y1="{top}" y2="{bottom}"/>'
