@@ -1221,17 +1221,25 @@ class DeLongAcc:
         if st.single and not self.keep and 2 * (m0 + m1) ** 2 < 2**53:
             # each group one object: only its own class's term; the integers below
             # 2**53 are exact in float64, so each deviation is rounded once, as below
-            positive = st.pos.astype(bool)
-            fp = st.fp1[positive]
-            tp = st.tp0[~positive]
-            self.t10 += 2 * m1 * (fp.size * m0 - int(fp.sum())) - fp.size * c
-            self.t01 += 2 * m0 * int(tp.sum()) - tp.size * c
-            d10 = fp.astype(np.float64)
+            # every object's deviation, its class's kept by a 0/1 factor (no boolean
+            # selection, no int64 -> float64 cast: both are scalar loops without AVX-512);
+            # the squares summed per object, as the groups' loop below sums them
+            ones = np.negative(st.pos)  # all bits set for a positive
+            n1 = int(st.pos.sum())
+            fp_sum = int(np.bitwise_and(st.fp1, ones).sum())  # over the positives
+            tp_sum = int(st.tp0.sum()) - int(np.bitwise_and(st.tp0, ones).sum())
+            self.t10 += 2 * m1 * (n1 * m0 - fp_sum) - n1 * c
+            self.t01 += 2 * m0 * tp_sum - (st.pos.size - n1) * c
+            keep = _exact_float(st.pos)
+            d10 = _exact_float(st.fp1)
             d10 *= -2.0 * m1
             d10 += float(2 * m0 * m1 - c)
-            d01 = tp.astype(np.float64)
+            d10 *= keep
+            d01 = _exact_float(st.tp0)
             d01 *= 2.0 * m0
             d01 -= float(c)
+            np.subtract(1.0, keep, out=keep)
+            d01 *= keep
             np.square(d10, out=d10)
             np.square(d01, out=d01)
             self.s10 = seqsum(d10, self.s10)
@@ -1270,6 +1278,19 @@ class DeLongAcc:
         scores = np.concatenate([p[0] for p in self.parts])
         return PlacementTable(scores[::-1], np.concatenate([p[1] for p in self.parts])[::-1],
                               np.concatenate([p[2] for p in self.parts])[::-1])
+
+
+#: ``2**52`` as bits: or-ed into an integer below ``2**52`` it makes ``2**52 + i``.
+_TWO_52_BITS = np.int64(0x4330000000000000)
+
+
+def _exact_float(i: np.ndarray) -> np.ndarray:
+    """Non-negative int64 values below ``2**52`` as float64 (exact), in a new array: the
+    bits of ``2**52 + i`` less ``2**52``, two vector operations (numpy's int64 to
+    float64 cast is a scalar loop where AVX-512 is missing)."""
+    out = np.bitwise_or(i, _TWO_52_BITS).view(np.float64)
+    out -= 2.0**52
+    return out
 
 
 def delong_interval(auc: float, variance: float, level: float = 0.95) -> tuple[float, float]:
@@ -1424,7 +1445,8 @@ def decile_lows(chunks: Iterable[Any], n: int | float, n_bins: int = 10) -> list
     return lows
 
 
-def psi(data: Iterable[Any], lows: list[Any], eps: float = 1e-4) -> dict[str, Any]:
+def psi(data: Iterable[Any], lows: list[Any], eps: float = 1e-4, *,
+        counts: np.ndarray | None = None) -> dict[str, Any]:
     """Population stability index of the data against the baseline's bins.
 
     Bins: the baseline's tie-aware deciles (:func:`decile_lows`); bin ``j`` holds the
@@ -1432,11 +1454,13 @@ def psi(data: Iterable[Any], lows: list[Any], eps: float = 1e-4) -> dict[str, An
     ``lows[0]``, the last bin everything below ``lows[-2]``, so every data score has a
     bin). ``PSI = sum_j (a_j - e_j) ln(a_j / e_j)`` with ``a_j``, ``e_j`` the data's and
     the baseline's shares of the objects (weights); a share of 0 counts as ``eps``
-    (1e-4) in the sum.
+    (1e-4) in the sum. ``counts``: the counts so far, added to in place (a stream
+    given in pieces, the same bits as in one).
     """
     asc = np.array(lows[::-1])
     k = len(lows)
-    counts = np.zeros(k)
+    if counts is None:
+        counts = np.zeros(k)
     for ch in data:
         w = (np.asarray(ch[1]) + np.asarray(ch[2])).astype(np.float64)
         s = ch[0]
