@@ -120,6 +120,9 @@ def used_rows(df: pd.DataFrame, mode: str) -> tuple[Any, ...]:
 
 
 def make(df: pd.DataFrame, mode: str, chunk: int = 7, **kw: Any) -> dict[str, Any]:
+    # min_class=2: every segment with two of each class gets its DeLong interval, so the
+    # oracle checks each (the default, 10, guards real reports; tests/test_report_guards.py)
+    kw.setdefault("min_class", 2)
     return report(df, label="y", scores=["a", "b"], weight="w" if mode != "none" else None,
                   by="seg", chunk=chunk, costs=(1, 3), **kw).data
 

@@ -17,7 +17,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ._compute import LINKS, compute
+from ._compute import LINKS, MAX_LEVELS, MIN_CLASS, compute
 from ._engine import CHUNK, Engine, Groups, MemoryEngine, PairGroups, Summary
 
 __all__ = [
@@ -70,11 +70,12 @@ class Report:
 
 def make_engine(kind: str | Engine, data: Any, *, label: str, scores: str | Sequence[str],
                 weight: str | None = None, by: str | None = None,
-                pos_label: Any = None) -> Engine:
+                pos_label: Any = None, sep: str | None = None,
+                decimal: str | None = None) -> Engine:
     """The engine ``kind`` ("memory", "duckdb", "spark") over ``data``.
 
-    Every engine class takes ``(data, *, label, scores, weight, by, pos_label)``; the
-    DuckDB and Spark engines are imported only when asked for.
+    Every engine class takes ``(data, *, label, scores, weight, by, pos_label, sep,
+    decimal)``; the DuckDB and Spark engines are imported only when asked for.
     """
     if not isinstance(kind, str):
         if isinstance(kind, Engine):
@@ -97,8 +98,9 @@ def make_engine(kind: str | Engine, data: Any, *, label: str, scores: str | Sequ
             f"the {kind} engine needs the package {err.name!r}: install it first"
         ) from None
     cls = getattr(module, class_name)
+    csv = {k: v for k, v in (("sep", sep), ("decimal", decimal)) if v is not None}
     engine: Engine = cls(data, label=label, scores=scores, weight=weight, by=by,
-                         pos_label=pos_label)
+                         pos_label=pos_label, **csv)
     return engine
 
 
@@ -107,7 +109,9 @@ def report(data: Any, *, label: str, scores: str | Sequence[str], weight: str | 
            pos_label: Any = None, max_fpr: Any = 0.1, costs: Any = None,
            top: Any = (1, 5, 10, 20), level: float = 0.95, chunk: int = CHUNK,
            command: str | Sequence[str] | None = None,
-           progress: Callable[[str], None] | None = None) -> Report:
+           progress: Callable[[str], None] | None = None, min_class: int = MIN_CLASS,
+           max_levels: int = MAX_LEVELS, h_prior: str = "r", sep: str | None = None,
+           decimal: str | None = None) -> Report:
     """The validation report of one or more score columns.
 
     Parameters
@@ -118,7 +122,8 @@ def report(data: Any, *, label: str, scores: str | Sequence[str], weight: str | 
         :mod:`course_lib.report._sources`), Spark tables and DataFrames with Spark.
         Ignored (pass None) when ``engine`` is an :class:`Engine` object.
     label : str
-        The label column (0/1, bool, or two values: see ``pos_label``).
+        The label column: 0/1 numbers or booleans, or two other values with
+        ``pos_label`` naming the positive one.
     scores : str or sequence of str
         The score columns; with two or more, the paired DeLong test of each pair.
     weight : str, optional
@@ -132,7 +137,11 @@ def report(data: Any, *, label: str, scores: str | Sequence[str], weight: str | 
         removed) before :func:`report` returns; an Engine object passed in is left
         open, for its owner to close.
     pos_label : optional
-        The positive class; default 1 (True), or the larger of two values.
+        The positive class. Needed unless the label is 0/1 numbers or booleans (then
+        1, True, is positive): any other two values (``"good"``/``"bad"``, 1/2, -1/1,
+        text ``"yes"``/``"no"``) are refused without it, with the values found. A text
+        such as ``"yes"`` names True of a boolean label. The report states the
+        positive value (``summary.positive_label``) and its rows.
     max_fpr : number in (0, 1], default 0.1
         The end of the partial AUC's FPR range.
     costs : pair (FP cost, FN cost), optional
@@ -147,6 +156,17 @@ def report(data: Any, *, label: str, scores: str | Sequence[str], weight: str | 
         The command line, recorded in the report.
     progress : callable, optional
         Called with the name of each stage as it starts (for a progress bar).
+    min_class : int, default 10
+        A segment with fewer positives or negatives gets its numbers without an
+        interval, and a note.
+    max_levels : int, default 50
+        A ``by`` column of more distinct values is refused (bin it first).
+    h_prior : "r" or "hand", default "r"
+        The H-measure's cost density: the R package hmeasure's Beta(2, 1 + pi0/pi1),
+        or Hand's (2009) Beta(2, 2).
+    sep, decimal : str, optional
+        The separator and the decimal mark of CSV input (``";"`` and ``","`` for the
+        European way); refused for other data.
 
     Returns
     -------
@@ -155,8 +175,10 @@ def report(data: Any, *, label: str, scores: str | Sequence[str], weight: str | 
     Raises
     ------
     ValueError
-        For input the engine refuses (missing column, non-binary label, NaN or
-        infinite scores, no rows, one class) or a bad option.
+        For input the engine refuses (missing column, non-binary label, two label
+        values other than 0/1 without ``pos_label``, text, NaN or infinite scores, no
+        rows, one class), a ``by`` column of more than ``max_levels`` values, a
+        baseline whose score range does not overlap the data's, or a bad option.
 
     Notes
     -----
@@ -174,25 +196,29 @@ def report(data: Any, *, label: str, scores: str | Sequence[str], weight: str | 
     >>> r = report(df, label="y", scores="b", pos_label="yes")
     >>> r.data["scores"]["b"]["auc"], r.data["scores"]["b"]["ks"]["fraction"]
     ({'fraction': '19/24', 'value': 0.7916666666666666}, '1/2')
+    >>> r.data["summary"]["positive_label"], r.data["summary"]["positive_rows"]
+    ('yes', 3)
     >>> r.data["scores"]["b"]["gains_table"] is None  # seven objects: no ten bins
     True
     """
     options = {"label": label, "pos_label": _plain(pos_label), "weight": weight,
-               "engine": engine if isinstance(engine, str) else type(engine).__name__}
+               "engine": engine if isinstance(engine, str) else type(engine).__name__,
+               "sep": sep, "decimal": decimal}
     with contextlib.ExitStack() as made:  # closes the engines made here, not the caller's
         if isinstance(engine, str) and progress is not None:
             progress("reading the data")
         eng = _opened(made, engine, data, label=label, scores=scores, weight=weight, by=by,
-                      pos_label=pos_label)
+                      pos_label=pos_label, sep=sep, decimal=decimal)
         base: Engine | None = None
         if baseline is not None:
             kind = engine if isinstance(engine, str) else "memory"
             base = _opened(made, baseline if isinstance(baseline, Engine) else kind,
                            baseline, label=label, scores=scores, weight=weight,
-                           pos_label=pos_label)
+                           pos_label=pos_label, sep=sep, decimal=decimal)
         return Report(compute(eng, baseline=base, max_fpr=max_fpr, costs=costs, top=top,
                               level=level, chunk=chunk, command=command, options=options,
-                              progress=progress))
+                              progress=progress, min_class=min_class,
+                              max_levels=max_levels, h_prior=h_prior))
 
 
 def _opened(made: contextlib.ExitStack, kind: str | Engine, data: Any, **kwargs: Any) -> Engine:

@@ -55,8 +55,73 @@ from .._stream import (
 from ..calibration import binomial_interval
 from ..partial import h_measure_from_hull, range_end
 from ._engine import CHUNK, Engine, Groups, Summary
+from ._refuse import refuse
 
-__all__ = ["compute", "LINKS", "number", "check_options", "PSI_EPS"]
+__all__ = ["compute", "LINKS", "number", "check_options", "check_guards", "too_few", "PSI_EPS",
+           "MIN_CLASS", "MAX_LEVELS", "H_PRIORS", "PSI_BINS"]
+
+#: Fewest positives and fewest negatives a subgroup (segment, period) needs for an
+#: interval: below, its numbers are given without one, and a note says why.
+MIN_CLASS = 10
+
+#: Most distinct values a segment column may have (``--by``); more is refused.
+MAX_LEVELS = 50
+
+#: The H-measure's Beta(alpha, beta) cost density, by name: ``"r"`` is the R package
+#: hmeasure's default Beta(2, 1 + pi0/pi1) (mode at c = pi1); ``"hand"`` is Hand's
+#: (2009) symmetric Beta(2, 2).
+H_PRIORS: dict[str, str] = {
+    "r": "Beta(2, 1 + π0/π1), the default of the R package hmeasure",
+    "hand": "Beta(2, 2), Hand's (2009) symmetric prior",
+}
+
+#: How the PSI's bins are cut, as the report states it.
+PSI_BINS = ("ten bins cut at the baseline's deciles of the score, a group of tied scores "
+            "kept whole in one bin (so a bin may hold more or less than a tenth)")
+
+
+def check_guards(min_class: Any, max_levels: Any, h_prior: Any) -> tuple[int, int, str]:
+    """Validated ``(min_class, max_levels, h_prior)``; a ValueError names a bad one.
+
+    >>> check_guards(10, 50, "hand")
+    (10, 50, 'hand')
+    >>> check_guards(10, 0, "r")
+    Traceback (most recent call last):
+    ...
+    ValueError: max_levels must be a positive integer, got 0
+    """
+    def whole(x: Any) -> bool:
+        return isinstance(x, (numbers.Integral, np.integer)) and not isinstance(
+            x, (bool, np.bool_))
+    if not whole(min_class) or min_class < 0:
+        raise ValueError(f"min_class must be a non-negative integer, got {min_class!r}")
+    if not whole(max_levels) or max_levels < 1:
+        raise ValueError(f"max_levels must be a positive integer, got {max_levels!r}")
+    if h_prior not in H_PRIORS:
+        raise ValueError(f"h_prior must be one of {', '.join(map(repr, H_PRIORS))}, "
+                         f"got {h_prior!r}")
+    return int(min_class), int(max_levels), str(h_prior)
+
+
+def too_few(what: str, m1: Any, m0: Any, min_class: int) -> str | None:
+    """The note for a subgroup (``what``: "p: segment 'A'", "p: period 2024-03") with
+    fewer than ``min_class`` positives or negatives (counts, or frequency weights):
+    its numbers are given without an interval. None when it has enough.
+
+    >>> too_few("p: segment 'A'", 3, 40, 10)
+    "p: segment 'A' has 3 positives and 40 negatives, fewer than 10 of a class: no interval"
+    >>> too_few("p: segment 'B'", 12, 40, 10) is None
+    True
+    """
+    if m1 >= min_class and m0 >= min_class:
+        return None
+    return (f"{what} has {_shown_count(m1)} positives and {_shown_count(m0)} negatives, "
+            f"fewer than {min_class} of a class: no interval")
+
+
+def _shown_count(x: Any) -> str:
+    v = float(x)
+    return str(int(v)) if v.is_integer() else f"{v:.6g}"
 
 
 def split_segments(chunks: Iterable[Groups]) -> Iterator[tuple[Any, Groups]]:
@@ -217,6 +282,7 @@ def _score_report(
     chunk: int,
     keep_placements: bool,
     notes: list[str],
+    h_prior: str = "r",
 ) -> tuple[dict[str, Any], int | None, PlacementTable | None]:
     t = Totals.of(summary.positives, summary.negatives, summary.integral)
     cum = Cumulator(t)
@@ -269,6 +335,9 @@ def _score_report(
     pi1 = float(t.m1) / float(t.n)
     pa, pm = part.result()
     ksv = ks.result()
+    ks2, ks_direction, ks2_score = ks.two_sided()
+    h_beta: Any = None if h_prior == "r" else 2
+    h_value = h_measure_from_hull(hx, hy, pi1, beta=h_beta)
     points = [
         dict(_point("youden", ks.score, ks.tp, ks.fp, t), j=number(ksv)),
         dict(_point("ks", ks.score, ks.tp, ks.fp, t), ks=number(ksv)),
@@ -298,11 +367,16 @@ def _score_report(
         "gini_ci": [number(2 * lo - 1), number(2 * hi - 1)],
         "ks": number(ksv),
         "ks_score": ks.threshold(),
+        "ks_two_sided": {"value": number(ks2), "direction": ks_direction,
+                         "threshold": ks2_score},
         "average_precision": number(ap.result()),
         "pr_baseline": number(Fraction(int(t.m1), int(t.n)) if t.integral else pi1),
         "partial_auc": {"max_fpr": number(max_fpr), "value": number(pa),
                         "mcclish": number(pm)},
-        "h_measure": number(h_measure_from_hull(hx, hy, pi1)),
+        "h_measure": number(h_value),
+        "h_measure_prior": {"name": h_prior, "alpha": 2,
+                            "beta": number(2 if h_prior == "hand" else 1 + (1 - pi1) / pi1),
+                            "text": H_PRIORS[h_prior]},
         "hull_auc": number(harea),
         "brier": None,
         "ece": None,
@@ -342,7 +416,8 @@ def _reliability(r: dict[str, Any], t: Totals, level: float) -> dict[str, Any]:
 
 def _segments(
     engine: Engine, name: str, by: str, summary: Summary, level: float, chunk: int,
-    notes: list[str],
+    notes: list[str], min_class: int = MIN_CLASS,
+    warnings: list[dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
     g_totals = Totals.of(summary.positives, summary.negatives, summary.integral)
     scale = g_totals.scale
@@ -391,15 +466,28 @@ def _segments(
         }
         if not (m1 > 0 and m0 > 0):
             notes.append(f"{name}: segment {seg!r} has one class only: no AUC")
-            row.update(auc=None, auc_ci=[None, None], gini=None, ks=None)
+            row.update(auc=None, auc_ci=[None, None], gini=None, ks=None,
+                       ks_two_sided=None, ks_direction=None)
         else:
             a = AucAcc(t)
             a.num = num
             auc = a.result()
             variance = dl.variance() if dl is not None else math.nan
+            few = too_few(f"{name}: segment {seg!r}", m1 / scale if not summary.integral
+                          else m1, m0 / scale if not summary.integral else m0, min_class)
+            if few is not None:
+                notes.append(few)
+                variance = math.nan
             lo, hi = delong_interval(float(auc), variance, level)
+            ks2, direction, _ = ksa.two_sided()
             row.update(auc=number(auc), auc_ci=[number(lo), number(hi)],
-                       gini=number(2 * auc - 1), ks=number(ksa.result()))
+                       gini=number(2 * auc - 1), ks=number(ksa.result()),
+                       ks_two_sided=number(ks2), ks_direction=direction)
+            if warnings is not None and auc < Fraction(1, 2):
+                warnings.append(_warning(
+                    "auc_below_half", name,
+                    f"{name}: in segment {seg!r} the AUC is {float(auc):.4f}, below 0.5: "
+                    "the score ranks this segment backwards", segment=_plain_segment(seg)))
         rows.append(row)
     return rows
 
@@ -449,6 +537,82 @@ def _stability(engine: Engine, baseline: Engine, name: str, chunk: int) -> dict[
             "eps": PSI_EPS}
 
 
+def _warning(code: str, score: str, message: str, **more: Any) -> dict[str, Any]:
+    """One entry of the report's ``"warnings"``: a code, the score, the message."""
+    return {"code": code, "score": score, **more, "message": message}
+
+
+def _score_warnings(name: str, block: dict[str, Any], summary: Summary) -> list[dict[str, Any]]:
+    """What may mislead in one score's numbers: a constant score, a score that
+    separates the classes perfectly (it equals or determines the label), an AUC
+    below 1/2 (the score runs the wrong way, or the positive class is the other)."""
+    auc = block["auc"]
+    value = auc["value"] if isinstance(auc, dict) else auc
+    out = []
+    if summary.distinct[name] == 1:
+        out.append(_warning(
+            "constant_score", name,
+            f"{name}: the score is constant (one distinct value): it ranks nothing, "
+            "its AUC is 0.5 by ties alone"))
+    elif value is not None and value in (0.0, 1.0):
+        out.append(_warning(
+            "perfect_separation", name,
+            f"{name}: the AUC is exactly {value:g}: the score separates the classes "
+            "perfectly; is it the label itself, or computed from it (a leak)?"))
+    if value is not None and value < 0.5:
+        out.append(_warning(
+            "auc_below_half", name,
+            f"{name}: the AUC is {value:.4f}, below 0.5: the score ranks the negatives "
+            "above the positives; check the positive class (pos_label) and whether "
+            "larger scores should mean more likely positive"))
+    return out
+
+
+def _class_rows(engine: Engine, k: int) -> int | None:
+    rows = getattr(engine, "class_rows", None)
+    return None if rows is None else int(rows[k])
+
+
+def _score_range(engine: Engine, name: str, chunk: int) -> tuple[Any, Any]:
+    """The lowest and the highest score of ``name`` (one pass over its groups)."""
+    high: Any = None
+    low: Any = None
+    for g in engine.groups(name, chunk=chunk):
+        if g.score.size:
+            if high is None:
+                high = g.score[0]
+            low = g.score[-1]
+    return low, high
+
+
+def _check_overlap(engine: Engine, baseline: Engine, name: str, chunk: int) -> None:
+    """Refuse a baseline whose range of the score ``name`` does not overlap the data's:
+    the PSI would put every row in one bin and read a shift of scale as a shift of
+    population (points against probabilities, a score rescaled)."""
+    lo, hi = _score_range(engine, name, chunk)
+    blo, bhi = _score_range(baseline, name, chunk)
+    if None in (lo, hi, blo, bhi):
+        return
+    if hi < blo or bhi < lo:
+        raise ValueError(
+            f"the baseline's scores of {name!r} lie in [{_thr(blo):g}, {_thr(bhi):g}] and "
+            f"the data's in [{_thr(lo):g}, {_thr(hi):g}]: the ranges do not overlap, so the "
+            "two are not on one scale (points against probabilities?); rescale one of them")
+
+
+def _check_levels(engine: Engine, name: str, by: str, max_levels: int, chunk: int) -> None:
+    """Refuse a segment column of more than ``max_levels`` values (counted on the
+    segment groups of one score, stopping as soon as there are too many)."""
+    count = 0
+    last: Any = None
+    for seg, _piece in split_segments(engine.groups(name, by=by, chunk=chunk)):
+        if count == 0 or not _same(seg, last):  # a segment over two chunks counts once
+            count += 1
+            last = seg
+            if count > max_levels:
+                raise refuse.too_many_levels(by, max_levels)
+
+
 def _thr(v: Any) -> int | float:
     return int(v) if isinstance(v, (int, np.integer)) else float(v)
 
@@ -465,19 +629,34 @@ def compute(
     command: str | Sequence[str] | None = None,
     options: dict[str, Any] | None = None,
     progress: Callable[[str], None] | None = None,
+    min_class: int = MIN_CLASS,
+    max_levels: int = MAX_LEVELS,
+    h_prior: str = "r",
 ) -> dict[str, Any]:
     """The report of the scores of ``engine`` (segments by ``engine.by``) as a dict.
 
     ``options`` (label, weight, pos_label, engine, ...) are recorded in the report's
     ``"options"`` with the settings used; ``progress(stage)`` is called as each stage
-    starts.
+    starts. A segment with fewer than ``min_class`` positives or negatives gets no
+    interval (a note says so); a segment column of more than ``max_levels`` values,
+    and a baseline whose range of a score does not overlap the data's, are refused
+    (ValueError) before any number is computed; ``h_prior`` names the H-measure's
+    cost density (:data:`H_PRIORS`). What may mislead a reader (an AUC below 1/2, a
+    score that determines the label, a constant score) goes to ``"warnings"``.
     """
     b, pair, shares, level = check_options(max_fpr, costs, top, level)
+    min_class, max_levels, h_prior = check_guards(min_class, max_levels, h_prior)
     step = progress if progress is not None else (lambda stage: None)
     step("summary")
     summary = engine.summary()
     notes: list[str] = []
+    warnings: list[dict[str, Any]] = []
     names = tuple(engine.scores)
+    if engine.by is not None:
+        _check_levels(engine, names[0], engine.by, max_levels, chunk)
+    if baseline is not None:
+        for name in names:
+            _check_overlap(engine, baseline, name, chunk)
     scores: dict[str, Any] = {}
     u2: dict[str, int | None] = {}
     tables: dict[str, PlacementTable | None] = {}
@@ -490,8 +669,9 @@ def compute(
         step(f"score {name}")
         scores[name], u2[name], tables[name] = _score_report(
             engine, name, summary, max_fpr=b, costs=pair, top=shares, level=level,
-            chunk=chunk, keep_placements=name in tabled, notes=notes,
+            chunk=chunk, keep_placements=name in tabled, notes=notes, h_prior=h_prior,
         )
+        warnings += _score_warnings(name, scores[name], summary)
     comparison = []
     t = Totals.of(summary.positives, summary.negatives, summary.integral)
     for i, a in enumerate(names):
@@ -522,7 +702,8 @@ def compute(
     if engine.by is not None:
         for name in names:
             step(f"segments of {name}")
-            segments += _segments(engine, name, engine.by, summary, level, chunk, notes)
+            segments += _segments(engine, name, engine.by, summary, level, chunk, notes,
+                                  min_class, warnings)
     stability = []
     if baseline is not None:
         for name in names:
@@ -553,14 +734,19 @@ def compute(
             "tied_rows": tied,
             "tied_share": {k: number(v / summary.used) for k, v in summary.tied_rows.items()},
             "probabilities": dict(summary.probabilities),
+            "positive_label": getattr(engine, "positive_label", None),
+            "positive_rows": _class_rows(engine, 0),
+            "negative_rows": _class_rows(engine, 1),
         },
         "options": {**(options or {}), "scores": list(names), "by": engine.by,
                     "max_fpr": number(b), "costs": list(pair) if pair else None,
-                    "top": list(shares), "level": level},
+                    "top": list(shares), "level": level, "min_class": min_class,
+                    "max_levels": max_levels, "h_prior": h_prior},
         "scores": scores,
         "comparison": comparison,
         "segments": segments,
         "stability": stability,
         "links": dict(LINKS),
         "notes": notes,
+        "warnings": warnings,
     }

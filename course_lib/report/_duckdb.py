@@ -48,6 +48,7 @@ from ._engine import (
     Summary,
     check_chunk,
     match_column,
+    plain_label,
     positive_class,
     refuse,
     score_names,
@@ -57,6 +58,7 @@ from ._sources import (
     FileSource,
     InputFile,
     classify,
+    csv_only,
     duckdb_reader,
     frame_sha256,
     fresh_name,
@@ -292,7 +294,8 @@ class SqlEngine:
         w = self._weight if self._weight is not None else "1"
         cols = [f"COUNT(*) FILTER (WHERE {lab} <> {lo_sql} AND {lab} <> {hi_sql})",
                 f"SUM(CASE WHEN {lab} = {hi_sql} THEN {w} ELSE 0 END)",
-                f"SUM(CASE WHEN {lab} = {hi_sql} THEN 0 ELSE {w} END)"]
+                f"SUM(CASE WHEN {lab} = {hi_sql} THEN 0 ELSE {w} END)",
+                f"COUNT(*) FILTER (WHERE {lab} = {hi_sql})", "COUNT(*)"]
         for n in self.scores:
             x = self._score_sql[n]
             if self._score_kind[n] == "float":
@@ -314,15 +317,20 @@ class SqlEngine:
             raise refuse.not_binary(int(k), [v[0] for v in some])
         positive = positive_class([lo] if lo == hi else [lo, hi], pos_label)
         high, other = row[1], row[2]
+        rows_hi, rows_all = int(row[3]), int(row[4])
         if positive is None:  # 0/1 numbers or bools: 1 (True) is positive, if present
             m1, m0 = (high, other) if hi == 1 else (0, high)
+            r1 = rows_hi if hi == 1 else 0
             positive = hi
         else:
             m1, m0 = (high, other) if positive == hi else (other, high)
+            r1 = rows_hi if positive == hi else rows_all - rows_hi
+        self.positive_label: Any = plain_label(positive)
+        self.class_rows: tuple[int, int] = (r1, rows_all - r1)
         self._y = f"CASE WHEN {lab} = {_literal(positive, d)} THEN 1 ELSE 0 END"
         self._prob: dict[str, bool] = {}
         for i, n in enumerate(self.scores):
-            bad, smin, smax = row[3 + 3 * i: 6 + 3 * i]
+            bad, smin, smax = row[5 + 3 * i: 8 + 3 * i]
             if bad:
                 raise refuse.not_finite(n, int(bad))
             self._prob[n] = bool(smin >= 0 and smax <= 1)
@@ -497,8 +505,8 @@ class DuckDBEngine(SqlEngine):
     by : str, optional
         A segment column for :meth:`groups`; a missing segment value is a segment.
     pos_label : optional
-        The positive class (for a text label, say); by default 1 (True) for 0/1 labels,
-        else the larger of the two values.
+        The positive class: needed unless the label is 0/1 numbers or boolean (then 1,
+        True, is positive); see :func:`~course_lib.report._engine.positive_class`.
     connection : duckdb.DuckDBPyConnection, optional
         Run on this connection (its settings untouched); default: a new in-memory
         database with ``memory_limit``, ``temp_directory`` and ``threads`` set.
@@ -509,6 +517,8 @@ class DuckDBEngine(SqlEngine):
         :meth:`close`).
     threads : int, optional
         DuckDB's threads (default: DuckDB's own, one per core).
+    sep, decimal : str, optional
+        The separator and the decimal mark of CSV files (refused for other data).
 
     Raises
     ------
@@ -519,7 +529,7 @@ class DuckDBEngine(SqlEngine):
     Examples
     --------
     >>> df = pd.DataFrame({"y": ["bad", "good", "good", None], "p": [0.2, 0.9, 0.2, 0.5]})
-    >>> with DuckDBEngine(df, label="y", scores="p") as e:
+    >>> with DuckDBEngine(df, label="y", scores="p", pos_label="good") as e:
     ...     s = e.summary()
     ...     g = next(e.groups("p"))
     >>> s.rows, s.used, s.dropped_label, s.positives, s.negatives, s.tied_rows
@@ -533,10 +543,12 @@ class DuckDBEngine(SqlEngine):
     def __init__(self, data: Any, *, label: str, scores: str | Sequence[str],
                  weight: str | None = None, by: str | None = None, pos_label: Any = None,
                  connection: Any = None, memory_limit: str | None = DEFAULT_MEMORY_LIMIT,
-                 temp_directory: str | None = None, threads: int | None = None) -> None:
+                 temp_directory: str | None = None, threads: int | None = None,
+                 sep: str | None = None, decimal: str | None = None) -> None:
         import duckdb
 
         self._duckdb = duckdb
+        self._csv = {"sep": sep, "decimal": decimal}
         self._tables = {}
         self._own_temp: str | None = None
         self._group_dir: str | None = None
@@ -574,6 +586,7 @@ class DuckDBEngine(SqlEngine):
     def _read(self, data: Any) -> str:
         """Make a view of DATA on the connection and record its inputs; return its name."""
         source = classify(data)
+        csv_only(source, **self._csv)
         view = fresh_name()
         q = relation(view, label="y", score="s").source
         if isinstance(source, pd.DataFrame):
@@ -585,7 +598,7 @@ class DuckDBEngine(SqlEngine):
             for path in source.paths:
                 try:
                     ((rows,),) = self.connection.execute(
-                        f"SELECT COUNT(*) FROM {duckdb_reader(source.kind, [path])}"
+                        f"SELECT COUNT(*) FROM {duckdb_reader(source.kind, [path], **self._csv)}"
                     ).fetchall()
                 except self._duckdb.Error as exc:
                     raise ValueError(
@@ -594,7 +607,7 @@ class DuckDBEngine(SqlEngine):
             if not any(i.rows for i in self._inputs):
                 raise refuse.no_rows(", ".join(source.paths))
             self._execute(f"CREATE TEMPORARY VIEW {q} AS SELECT * FROM "
-                          f"{duckdb_reader(source.kind, source.paths)}")
+                          f"{duckdb_reader(source.kind, source.paths, **self._csv)}")
             self._cleanup.append(f"view:{q}")
             return view
         if isinstance(source, DatabaseTable):

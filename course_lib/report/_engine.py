@@ -42,6 +42,8 @@ __all__ = [
     "Engine",
     "MemoryEngine",
     "positive_class",
+    "plain_label",
+    "BOOLEAN_TEXT",
     "score_names",
     "refuse",
     "check_chunk",
@@ -160,19 +162,38 @@ def score_names(scores: str | Sequence[str]) -> tuple[str, ...]:
     return names
 
 
+#: The texts DuckDB's CSV reader takes for booleans (case aside): a ``pos_label`` given
+#: as one of them names the matching value of a boolean label (``--pos-label yes``).
+BOOLEAN_TEXT: dict[str, bool] = {"true": True, "t": True, "yes": True, "y": True,
+                                 "false": False, "f": False, "no": False, "n": False}
+
+
 def positive_class(values: Sequence[Any], pos_label: Any = None) -> Any:
     """The positive class among the distinct (non-missing) label values.
 
     More than two values is not a binary label, with or without ``pos_label``. With
-    ``pos_label`` given it must be one of the values. Otherwise: labels that are all 0/1
-    (numbers or bools) take 1 (True); any other two values take the larger. Returns the
-    positive value, or None
-    when the values are 0/1 numbers (the caller then reads them with
-    :func:`course_lib._checks.check_labels`).
+    ``pos_label`` given it must be one of the values (for a boolean label, a text of
+    :data:`BOOLEAN_TEXT` such as ``"yes"`` names True). Without it only labels that are
+    all 0/1 (numbers or bools) are read, 1 (True) positive: any other two values
+    (``"good"``/``"bad"``, 1/2, -1/1, ``"yes"``/``"no"`` as text) are refused with the
+    values found, as scikit-learn refuses them, because the report cannot know which
+    is positive and a wrong guess turns every number around. Returns the positive
+    value, or None when the values are 0/1 numbers or bools (the caller then reads
+    them with :func:`course_lib._checks.check_labels`).
 
-    >>> positive_class(["bad", "good"])
-    'good'
-    >>> positive_class([0, 1]) is None
+    >>> positive_class(["bad", "good"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: the label takes the values {'bad', 'good'} and pos_label is not specified: ...
+    >>> positive_class(["bad", "good"], pos_label="bad")
+    'bad'
+    >>> positive_class([1, 2])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: the label takes the values {1, 2} and pos_label is not specified: ...
+    >>> positive_class([0, 1]) is None, positive_class([False, True]) is None
+    (True, True)
+    >>> positive_class([False, True], pos_label="yes")
     True
     >>> positive_class(["a", "b", "c"])
     Traceback (most recent call last):
@@ -192,6 +213,10 @@ def positive_class(values: Sequence[Any], pos_label: Any = None) -> Any:
     if len(distinct) > 2:  # with or without pos_label: a label of two classes
         raise refuse.not_binary(len(distinct), distinct)
     if pos_label is not None:
+        if (isinstance(pos_label, str) and distinct
+                and all(isinstance(v, (bool, np.bool_)) for v in distinct)
+                and pos_label.strip().lower() in BOOLEAN_TEXT):
+            pos_label = BOOLEAN_TEXT[pos_label.strip().lower()]
         if not any(v == pos_label for v in distinct):
             raise ValueError(
                 f"pos_label {pos_label!r} is not a value of the label (its values: {shown})"
@@ -207,12 +232,27 @@ def positive_class(values: Sequence[Any], pos_label: Any = None) -> Any:
             f"the label has one value only ({shown}): pass pos_label to say which class "
             "is positive (with one class present the report is undefined anyway)"
         )
+    raise refuse.no_pos_label(distinct)
+
+
+def plain_label(value: Any) -> Any:
+    """A label value as JSON shows it: bools as bools, whole numbers as int, other
+    numbers as float, text as text (numpy and Decimal values turned into these).
+
+    >>> plain_label(np.float64(1.0)), plain_label(np.bool_(True)), plain_label("bad")
+    (1, True, 'bad')
+    """
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, str):
+        return value
     try:
-        return max(distinct)
-    except TypeError:
-        raise ValueError(
-            f"the label's two values {shown} cannot be ordered: pass pos_label"
-        ) from None
+        v = float(value)
+    except (TypeError, ValueError):
+        return str(value)
+    return int(v) if v.is_integer() else v
 
 
 def _column(data: pd.DataFrame, name: str, what: str) -> pd.Series:
@@ -232,6 +272,9 @@ def _score_values(col: pd.Series, name: str) -> np.ndarray:
         arr = col.to_numpy()
         if arr.dtype == object:
             values = col.tolist()
+            text = sorted({type(v).__name__ for v in values if isinstance(v, (str, bytes))})
+            if text:  # as DuckDB and Spark refuse a VARCHAR score: never cast text
+                raise refuse.not_numeric("score", name, f"it holds text ({', '.join(text)})")
             kind = np.int64 if all(isinstance(v, (int, np.integer)) for v in values) \
                 else np.float64
             try:
@@ -240,7 +283,7 @@ def _score_values(col: pd.Series, name: str) -> np.ndarray:
                 found = ", ".join(sorted({type(v).__name__ for v in values}))
                 raise refuse.not_numeric("score", name, f"found values of type {found}") from None
     if arr.dtype.kind not in "biuf":
-        raise refuse.not_numeric("score", name, f"its dtype is {arr.dtype}")
+        raise refuse.not_numeric("score", name, f"its type is {arr.dtype}")
     if arr.dtype.kind in "biu":
         if arr.dtype == np.uint64 and arr.size and int(arr.max()) > np.iinfo(np.int64).max:
             raise ValueError(
@@ -301,16 +344,20 @@ class MemoryEngine:
     by : str, optional
         A segment column; a missing segment value is a segment of its own (None).
     pos_label : optional
-        The positive class; by default 1 (True) for 0/1 labels, else the larger of
-        the two values.
+        The positive class: needed unless the label is 0/1 (numbers) or boolean, where
+        1 (True) is positive (see :func:`positive_class`).
+    sep, decimal : str, optional
+        The separator and the decimal mark of CSV files (refused for other data).
 
     Rows with a missing label, or a missing value in any score column, are dropped
-    and counted in :meth:`summary`.
+    and counted in :meth:`summary`. :attr:`positive_label` is the positive value (as
+    :func:`plain_label` shows it), :attr:`class_rows` the rows of each class
+    (positives, negatives), weighted or not.
 
     Examples
     --------
     >>> df = pd.DataFrame({"y": ["bad", "good", "good", None], "p": [0.2, 0.9, 0.2, 0.5]})
-    >>> e = MemoryEngine(df, label="y", scores="p")
+    >>> e = MemoryEngine(df, label="y", scores="p", pos_label="good")
     >>> s = e.summary()
     >>> s.rows, s.used, s.dropped_label, s.positives, s.negatives, s.tied_rows
     (4, 3, 1, 2, 1, {'p': 2})
@@ -325,9 +372,11 @@ class MemoryEngine:
 
     def __init__(self, data: pd.DataFrame, *, label: str, scores: str | Sequence[str],
                  weight: str | None = None, by: str | None = None,
-                 pos_label: Any = None) -> None:
+                 pos_label: Any = None, sep: str | None = None,
+                 decimal: str | None = None) -> None:
         names = score_names(scores)
-        data, inputs = read_frame(data, label, names)  # files are read by DuckDB
+        # files are read by DuckDB (sep and decimal: CSV only)
+        data, inputs = read_frame(data, label, names, sep=sep, decimal=decimal)
         if len(data) == 0:
             raise refuse.no_rows()
         self.scores: tuple[str, ...] = names
@@ -351,11 +400,16 @@ class MemoryEngine:
         if self._used == 0:
             raise refuse.no_used_rows(self._rows, self._dropped_label)
         y_values = y_col[keep]
-        pos_value = positive_class(pd.unique(y_values).tolist(), pos_label)
+        distinct_labels = pd.unique(y_values).tolist()
+        pos_value = positive_class(distinct_labels, pos_label)
         if pos_value is None:
             self._y = check_labels(_plain_array(y_values), name="the label")
+            pos_value = next((v for v in distinct_labels if v == 1), 1)
         else:
             self._y = (y_values == pos_value).to_numpy(dtype=bool)
+        self.positive_label: Any = plain_label(pos_value)
+        n_pos = int(np.count_nonzero(self._y))
+        self.class_rows: tuple[int, int] = (n_pos, int(self._y.size) - n_pos)
         self._s = {n: _score_values(c[keep], n) for n, c in s_cols.items()}
         self._w: np.ndarray | None = None
         if w_col is not None:

@@ -46,6 +46,26 @@ class refuse:
         return ValueError(f"the label must be binary: found {count} distinct values: {shown}")
 
     @staticmethod
+    def no_pos_label(values: Sequence[Any]) -> ValueError:
+        """Two label values that are not 0/1 or booleans, and no ``pos_label``."""
+        try:
+            ordered = sorted(values)
+        except TypeError:
+            ordered = sorted(values, key=repr)
+        return ValueError(
+            f"the label takes the values {{{', '.join(repr(v) for v in ordered)}}} and "
+            "pos_label is not specified: name the positive class with pos_label "
+            "(--pos-label); only 0/1 and boolean labels need none")
+
+    @staticmethod
+    def too_many_levels(by: str, limit: int) -> ValueError:
+        """``--by`` on a column of more than ``limit`` distinct values."""
+        return ValueError(
+            f"the segment column {by!r} has more than {limit} distinct values: a segment "
+            "per value is not a segment (a continuous column?); bin the column first "
+            "(a few bands), or raise max_levels (--max-levels)")
+
+    @staticmethod
     def not_numeric(what: str, name: str, found: str) -> ValueError:
         """A score or weight column that is not numeric; ``found`` says what it holds."""
         return ValueError(f"the {what} {name!r} must be numeric; {found}")

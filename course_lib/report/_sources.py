@@ -37,6 +37,7 @@ __all__ = [
     "sha256_of",
     "frame_sha256",
     "duckdb_reader",
+    "check_csv_options",
     "read_frame",
     "sql_string",
     "fresh_name",
@@ -233,21 +234,50 @@ def frame_sha256(frame: Any) -> str:
         pd.util.hash_pandas_object(frame, index=False).to_numpy().tobytes()).hexdigest()
 
 
-def duckdb_reader(kind: str, paths: tuple[str, ...] | list[str]) -> str:
+def check_csv_options(sep: Any = None, decimal: Any = None) -> tuple[str | None, str | None]:
+    """``sep`` (one character, not a quote or a line break) and ``decimal`` ("." or
+    ","), validated; None is the reader's own choice (DuckDB sniffs the separator).
+
+    >>> check_csv_options(";", ",")
+    (';', ',')
+    >>> check_csv_options(",", ",")
+    Traceback (most recent call last):
+    ...
+    ValueError: the CSV separator and the decimal mark are both ','; give another sep
+    """
+    if sep is not None and (not isinstance(sep, str) or len(sep) != 1 or sep in '"\r\n'):
+        raise ValueError(f"sep must be one character (not a quote or a line break), got {sep!r}")
+    if decimal is not None and decimal not in (".", ","):
+        raise ValueError(f"decimal must be '.' or ',', got {decimal!r}")
+    if decimal == "," and sep in (None, ","):
+        raise ValueError("the CSV separator and the decimal mark are both ','; give another sep")
+    return sep, decimal
+
+
+def duckdb_reader(kind: str, paths: tuple[str, ...] | list[str], *, sep: str | None = None,
+                  decimal: str | None = None) -> str:
     """DuckDB's table function reading ``paths`` (all of one ``kind``, "parquet" or
-    "csv", CSV with a header row); several files are read by column name.
+    "csv", CSV with a header row, ``sep`` and ``decimal`` as
+    :func:`check_csv_options` takes them); several files are read by column name.
 
     >>> duckdb_reader("csv", ["a.csv"])
     "read_csv(['a.csv'], header = true)"
+    >>> duckdb_reader("csv", ["a.csv"], sep=";", decimal=",")
+    "read_csv(['a.csv'], header = true, sep = ';', decimal_separator = ',')"
     """
+    sep, decimal = check_csv_options(sep, decimal)
     reader = "read_parquet" if kind == "parquet" else "read_csv"
     options = "" if kind == "parquet" else ", header = true"
+    if kind != "parquet":
+        options += f", sep = {sql_string(sep)}" if sep is not None else ""
+        options += f", decimal_separator = {sql_string(decimal)}" if decimal is not None else ""
     options += ", union_by_name = true" if len(paths) > 1 else ""
     return f"{reader}([{', '.join(sql_string(p) for p in paths)}]{options})"
 
 
 def read_frame(
-    data: Any, label: str | None = None, scores: Sequence[str] = ()
+    data: Any, label: str | None = None, scores: Sequence[str] = (), *,
+    sep: str | None = None, decimal: str | None = None,
 ) -> tuple[Any, list[InputFile]]:
     """DATA (files or ``FILE.duckdb:TABLE``, see :func:`classify`) read into a pandas
     DataFrame by DuckDB, for the memory engine, with its inputs (path, SHA-256, rows).
@@ -256,13 +286,16 @@ def read_frame(
     with a ``label`` and every score) is refused before the conversion, in the SQL
     engines' words: pandas would read NaN as a missing value and drop it, while in a
     file it is a value. A DataFrame is returned as it is, with its fingerprint
-    (:func:`frame_sha256`) as input.
+    (:func:`frame_sha256`) as input. ``sep`` and ``decimal`` are for CSV files
+    (:func:`duckdb_reader`); with other data they are refused.
     """
     import duckdb
 
     source = classify(data)
+    csv_only(source, sep, decimal)
     if isinstance(source, FileSource):
-        parts = [(p, duckdb_reader(source.kind, [p]), p) for p in source.paths]
+        parts = [(p, duckdb_reader(source.kind, [p], sep=sep, decimal=decimal), p)
+                 for p in source.paths]
     elif isinstance(source, DatabaseTable):
         parts = [(f"{source.path}:{source.table}", f"db_.{source.table}", source.path)]
     elif type(source).__name__ == "DataFrame" and hasattr(source, "columns"):
@@ -307,6 +340,15 @@ def read_frame(
 
     out = frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
     return out, inputs
+
+
+def csv_only(source: Any, sep: Any, decimal: Any) -> None:
+    """Refuse ``sep`` or ``decimal`` for data that is not CSV files (they would be
+    ignored, and a number read differently from what the user asked)."""
+    check_csv_options(sep, decimal)
+    if (sep is not None or decimal is not None) and not (
+            isinstance(source, FileSource) and source.kind == "csv"):
+        raise ValueError("sep and decimal (--sep, --decimal) apply to CSV files only")
 
 
 def _quote(name: str) -> str:

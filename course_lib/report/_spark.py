@@ -18,8 +18,19 @@ import pandas as pd
 
 from ..sql import SPARK, relation
 from ._duckdb import SqlEngine
+from ._engine import BOOLEAN_TEXT
 from ._refuse import refuse
-from ._sources import DatabaseTable, FileSource, InputFile, classify, frame_sha256, fresh_name, sha256_of
+from ._sources import (
+    DatabaseTable,
+    FileSource,
+    InputFile,
+    classify,
+    csv_only,
+    duckdb_reader,
+    frame_sha256,
+    fresh_name,
+    sha256_of,
+)
 
 __all__ = ["SparkEngine"]
 
@@ -36,6 +47,14 @@ class SparkEngine(SqlEngine):
         As for :class:`~course_lib.report._duckdb.DuckDBEngine`.
     session : pyspark.sql.SparkSession, optional
         The session (default: the active one, else a new ``local[2]`` session).
+    sep, decimal : str, optional
+        The separator and the decimal mark of CSV files (refused for other data).
+
+    CSV files are read as DuckDB reads them (:func:`_as_duckdb_reads`): the same
+    column names (a quote doubled inside a quoted header is one quote), and a column
+    DuckDB reads as booleans (``yes``/``no``, ``t``/``f``) or as numbers with a decimal
+    comma is turned into booleans or numbers here too, so the engines see the same
+    label values and the same scores.
 
     Raises
     ------
@@ -48,11 +67,13 @@ class SparkEngine(SqlEngine):
 
     def __init__(self, data: Any, *, label: str, scores: str | Sequence[str],
                  weight: str | None = None, by: str | None = None, pos_label: Any = None,
-                 session: Any = None) -> None:
+                 session: Any = None, sep: str | None = None,
+                 decimal: str | None = None) -> None:
         from pyspark.errors import PySparkException
         from pyspark.sql import SparkSession
 
         self._error = PySparkException
+        self._csv = {"sep": sep, "decimal": decimal}
         self._tables = {}
         self._views: list[str] = []
         self._inputs: list[InputFile] = []
@@ -74,7 +95,10 @@ class SparkEngine(SqlEngine):
         from pyspark.sql import DataFrame
 
         source = classify(data)
+        csv_only(source, **self._csv)
         view = fresh_name()
+        csv = {"header": True, "inferSchema": True, "escape": '"',
+               "sep": self._csv["sep"] or ","}
         if isinstance(source, pd.DataFrame):
             self._inputs = [InputFile(None, frame_sha256(source), len(source))]
             if len(source) == 0 or not len(source.columns):
@@ -87,13 +111,15 @@ class SparkEngine(SqlEngine):
             try:
                 for path in source.paths:
                     one = reader.parquet(path) if source.kind == "parquet" else reader.csv(
-                        path, header=True, inferSchema=True)
+                        path, **csv)
                     self._inputs.append(InputFile(path, sha256_of(path), int(one.count())))
                 paths = list(source.paths)
                 frame = reader.parquet(*paths) if source.kind == "parquet" else reader.csv(
-                    paths, header=True, inferSchema=True)
+                    paths, **csv)
             except self._error as exc:
                 raise ValueError(f"cannot read the data: {self._message(exc)}") from None
+            if source.kind == "csv":
+                frame = _as_duckdb_reads(frame, source.paths, **self._csv)
         elif isinstance(source, DatabaseTable):
             raise ValueError("a DuckDB database file is read with engine='duckdb'")
         elif isinstance(source, str):
@@ -187,6 +213,51 @@ def _missing_as_null(frame: Any) -> Any:
         if isinstance(field.dataType, (DoubleType, FloatType)):
             col = F.when(F.isnan(col), F.lit(None)).otherwise(col).alias(field.name)
         cols.append(col)
+    return frame.select(*cols)
+
+
+def _as_duckdb_reads(frame: Any, paths: Sequence[str], *, sep: str | None,
+                     decimal: str | None) -> Any:
+    """The Spark DataFrame of CSV ``paths`` with DuckDB's reading of them: DuckDB's
+    column names (when the two readers found as many columns), DuckDB's booleans
+    (a text column DuckDB reads as BOOLEAN is mapped by :data:`BOOLEAN_TEXT`) and
+    numbers (a text column DuckDB reads as a number, a decimal comma made a point).
+    DuckDB only sniffs the files here (``DESCRIBE``); the rows stay in Spark."""
+    import duckdb
+    from pyspark.sql import functions as F
+    from pyspark.sql.types import StringType
+
+    con = duckdb.connect()
+    try:
+        described = con.execute(
+            f"DESCRIBE SELECT * FROM {duckdb_reader('csv', list(paths), sep=sep, decimal=decimal)}"
+        ).fetchall()
+    except duckdb.Error:  # DuckDB cannot read them: leave Spark's reading alone
+        return frame
+    finally:
+        con.close()
+    names = [str(r[0]) for r in described]
+    types = [str(r[1]).upper() for r in described]
+    fields = frame.schema.fields
+    if len(fields) != len(names):
+        return frame
+    cols = []
+    for field, name, kind in zip(fields, names, types):
+        col = F.col("`" + field.name.replace("`", "``") + "`")
+        if isinstance(field.dataType, StringType):
+            if kind == "BOOLEAN":
+                text = F.lower(F.trim(col))
+                mapped = F.lit(None).cast("boolean")
+                for word, value in BOOLEAN_TEXT.items():
+                    mapped = F.when(text == word, F.lit(value)).otherwise(mapped)
+                col = mapped
+            elif kind in ("BIGINT", "INTEGER", "SMALLINT", "TINYINT", "HUGEINT") or kind.startswith(
+                    ("DOUBLE", "FLOAT", "DECIMAL")):
+                text = F.trim(col)
+                if decimal == ",":
+                    text = F.regexp_replace(text, ",", ".")
+                col = text.cast("bigint" if "INT" in kind else "double")
+        cols.append(col.alias(name))
     return frame.select(*cols)
 
 
