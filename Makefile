@@ -30,6 +30,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 WAREHOUSE_STAMP := $(VENV)/.warehouse-installed
+TEST_STAMP := $(VENV)/.test-installed
 BOOK_FLAGS := -W -n --keep-going
 NOTEBOOKS  := $(sort $(wildcard notebooks/*.ipynb))
 BOOK_NOTEBOOKS := $(sort $(wildcard book/*.ipynb))
@@ -70,6 +71,12 @@ $(WAREHOUSE_STAMP): $(STAMP) requirements-warehouse.txt
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-warehouse.txt
 	touch $(WAREHOUSE_STAMP)
 
+# statsmodels and its dependencies for the tests only (requirements-test.txt): the
+# oracle of the calibration slope; `make book` does not install them.
+$(TEST_STAMP): $(STAMP) requirements-test.txt
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
+	touch $(TEST_STAMP)
+
 test-warehouse: $(WAREHOUSE_STAMP)
 	$(BIN)/python -m pytest -p no:cacheprovider tests/test_sql.py -m spark
 
@@ -81,7 +88,7 @@ test-warehouse: $(WAREHOUSE_STAMP)
 # tests/book_build.py), the two sandbox-attack batches in two, the longest units first.
 PARALLEL := -n auto --maxprocesses 4 --dist loadfile
 
-test: check $(WAREHOUSE_STAMP)
+test: check $(WAREHOUSE_STAMP) $(TEST_STAMP)
 	$(BIN)/python -m pytest $(PARALLEL) tests course_lib key $(NOTEBOOKS) $(BOOK_NOTEBOOKS) \
 	  --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
 
