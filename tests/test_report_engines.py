@@ -101,6 +101,25 @@ def assert_chunks_equal(ours: list, theirs: list, weighted: bool) -> None:
                 assert x.tolist() == z.tolist(), name
 
 
+def assert_rows_equal(a, b) -> None:
+    """The rows of two engines in their canonical order (Engine.rows): labels, scores
+    (values and dtypes) and weights exactly, the segments as multisets per row."""
+    assert a.y.dtype == b.y.dtype == np.bool_ and a.y.tolist() == b.y.tolist()
+    assert a.scores.keys() == b.scores.keys()
+    for name in a.scores:
+        assert a.scores[name].dtype == b.scores[name].dtype, name
+        assert a.scores[name].tolist() == b.scores[name].tolist(), name
+    assert (a.weight is None) == (b.weight is None)
+    if a.weight is not None:
+        assert a.weight.dtype == b.weight.dtype == np.float64
+        assert a.weight.tolist() == b.weight.tolist()
+    assert (a.segment is None) == (b.segment is None)
+    if a.segment is not None:
+        def key(v):
+            return "\x00missing" if v is None else str(v)
+        assert sorted(map(key, a.segment)) == sorted(map(key, b.segment))
+
+
 def assert_summaries_equal(a, b, integral: bool) -> None:
     for name, x, z in zip(a._fields, a, b):
         if name in ("positives", "negatives") and not integral:
@@ -139,6 +158,7 @@ def test_duckdb_equals_memory(tables, seed):
         assert engine.scores == SCORES and engine.by == "seg"
         summary = engine.summary()
         assert_summaries_equal(summary, memory.summary(), summary.integral)
+        assert_rows_equal(engine.rows(chunk=7), memory.rows())
         weighted = summary.weighted
         chunk = [1, 3, 64, 2**20][seed % 4]
         for score in SCORES:
@@ -212,6 +232,8 @@ def test_report_through_duckdb_equals_report_in_memory(tables, seed):
 
     frame, kwargs, path = tables[seed]
     args = dict(label="y", scores=list(SCORES), by="seg", **kwargs)
+    if kwargs.get("weight") and seed % 3 == 2:  # fractional weights: sampling weights
+        args.update(weight_kind="sampling", replicates=30, min_class=2)
     ours = report(str(path), engine="duckdb", **args).data
     theirs = report(frame, engine="memory", **args).data
     for key in ("summary", "scores", "comparison", "segments"):
@@ -528,6 +550,7 @@ def test_spark_agrees_with_duckdb(spark_run, tables):
                     assert_chunks_equal(list(spark.pair_groups("s1", "s2", chunk=7)),
                                         list(duck.pair_groups("s1", "s2", chunk=7)),
                                         summary.weighted)
+                    assert_rows_equal(spark.rows(chunk=11), duck.rows())
                     if isinstance(data, str):
                         assert spark.inputs() == [{"path": str(path), "sha256": sha256(path),
                                                    "rows": len(frame)}]

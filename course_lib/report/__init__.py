@@ -19,6 +19,8 @@ from typing import Any
 
 from ._compute import LINKS, MAX_LEVELS, MIN_CLASS, compute
 from ._engine import CHUNK, Engine, Groups, MemoryEngine, PairGroups, Summary
+from ._header import header
+from ._weights import REPLICATES, SEED
 
 __all__ = [
     "CHUNK",
@@ -71,11 +73,13 @@ class Report:
 def make_engine(kind: str | Engine, data: Any, *, label: str, scores: str | Sequence[str],
                 weight: str | None = None, by: str | None = None,
                 pos_label: Any = None, sep: str | None = None,
-                decimal: str | None = None) -> Engine:
+                decimal: str | None = None, bands: str | None = None,
+                period: str | None = None) -> Engine:
     """The engine ``kind`` ("memory", "duckdb", "spark") over ``data``.
 
     Every engine class takes ``(data, *, label, scores, weight, by, pos_label, sep,
-    decimal)``; the DuckDB and Spark engines are imported only when asked for.
+    decimal, bands, period)``; the DuckDB and Spark engines are imported only when asked
+    for.
     """
     if not isinstance(kind, str):
         if isinstance(kind, Engine):
@@ -98,7 +102,8 @@ def make_engine(kind: str | Engine, data: Any, *, label: str, scores: str | Sequ
             f"the {kind} engine needs the package {err.name!r}: install it first"
         ) from None
     cls = getattr(module, class_name)
-    csv = {k: v for k, v in (("sep", sep), ("decimal", decimal)) if v is not None}
+    csv = {k: v for k, v in (("sep", sep), ("decimal", decimal), ("bands", bands),
+                             ("period", period)) if v is not None}
     engine: Engine = cls(data, label=label, scores=scores, weight=weight, by=by,
                          pos_label=pos_label, **csv)
     return engine
@@ -111,7 +116,10 @@ def report(data: Any, *, label: str, scores: str | Sequence[str], weight: str | 
            command: str | Sequence[str] | None = None,
            progress: Callable[[str], None] | None = None, min_class: int = MIN_CLASS,
            max_levels: int = MAX_LEVELS, h_prior: str = "r", sep: str | None = None,
-           decimal: str | None = None) -> Report:
+           decimal: str | None = None, title: str | None = None, model: str | None = None,
+           window: str | None = None, run_date: Any = None, bands: str | None = None,
+           period: str | None = None, weight_kind: str | None = None,
+           replicates: int = REPLICATES, seed: int = SEED) -> Report:
     """The validation report of one or more score columns.
 
     Parameters
@@ -127,11 +135,21 @@ def report(data: Any, *, label: str, scores: str | Sequence[str], weight: str | 
     scores : str or sequence of str
         The score columns; with two or more, the paired DeLong test of each pair.
     weight : str, optional
-        A column of non-negative weights.
+        A column of non-negative weights; say what they mean with ``weight_kind``.
     by : str, optional
         A segment column: AUC (with its interval), Gini and KS per segment.
     baseline : same kind as ``data``, or an Engine, optional
-        A second sample with the same columns: the PSI of each score against it.
+        A second sample with the same columns (the development sample, say): the PSI
+        of each score against it, and the unpaired DeLong test of the data's AUC
+        against the baseline's (two independent samples).
+    bands : str, optional
+        A column of bands (grades, pools) for the calibration table of probability
+        scores; default: one band per distinct score when there are at most 20, else
+        the score deciles (ties kept whole).
+    period : str, optional
+        A period column: rows, positives, positive rate, AUC and Gini with DeLong
+        intervals, KS and PSI per period, in the column's order (PSI against the first
+        period, or against ``baseline`` when given).
     engine : "memory", "duckdb", "spark" or an Engine, default "memory"
         An engine named here is made, used and closed (DuckDB's temporary folders
         removed) before :func:`report` returns; an Engine object passed in is left
@@ -150,6 +168,18 @@ def report(data: Any, *, label: str, scores: str | Sequence[str], weight: str | 
         The "top k %" operating points.
     level : float, default 0.95
         Confidence level of the DeLong intervals.
+    weight_kind : "frequency", "sampling" or None
+        What the weights are. ``"frequency"``: a row of weight k counts as k rows
+        (integers only; DeLong intervals and exact fractions as without weights).
+        ``"sampling"``: survey or inverse-probability weights; the intervals of the
+        AUC, Gini, KS and the paired differences (per score and per segment) are
+        bootstrap percentile intervals over the rows. None: integer weights are read
+        as frequency weights (the page says so), other weights are refused.
+    replicates : int, default 1000
+        Bootstrap replicates (sampling weights only).
+    seed : int, default 0
+        Seed of the bootstrap (``numpy.random.default_rng``); the same seed gives the
+        same intervals on every engine.
     chunk : int
         Score groups per chunk (the streaming; the numbers do not depend on it).
     command : str or sequence of str, optional
@@ -167,6 +197,13 @@ def report(data: Any, *, label: str, scores: str | Sequence[str], weight: str | 
     sep, decimal : str, optional
         The separator and the decimal mark of CSV input (``";"`` and ``","`` for the
         European way); refused for other data.
+    title, model, window : str, optional
+        What the page's header states (the report's ``"header"``): the title (default
+        "Validation report"), the model validated and the window of the data (e.g.
+        "2025-01 to 2025-12"); one line each, at most 120 characters.
+    run_date : datetime.date or ISO date string, optional
+        The run date in the header; default today (UTC), or the date of the
+        environment variable ``SOURCE_DATE_EPOCH`` when it is set (reproducible runs).
 
     Returns
     -------
@@ -201,6 +238,7 @@ def report(data: Any, *, label: str, scores: str | Sequence[str], weight: str | 
     >>> r.data["scores"]["b"]["gains_table"] is None  # seven objects: no ten bins
     True
     """
+    head = header(title=title, model=model, window=window, date=run_date)  # refused early
     options = {"label": label, "pos_label": _plain(pos_label), "weight": weight,
                "engine": engine if isinstance(engine, str) else type(engine).__name__,
                "sep": sep, "decimal": decimal}
@@ -208,17 +246,24 @@ def report(data: Any, *, label: str, scores: str | Sequence[str], weight: str | 
         if isinstance(engine, str) and progress is not None:
             progress("reading the data")
         eng = _opened(made, engine, data, label=label, scores=scores, weight=weight, by=by,
-                      pos_label=pos_label, sep=sep, decimal=decimal)
+                      pos_label=pos_label, sep=sep, decimal=decimal, bands=bands,
+                      period=period)
         base: Engine | None = None
         if baseline is not None:
             kind = engine if isinstance(engine, str) else "memory"
             base = _opened(made, baseline if isinstance(baseline, Engine) else kind,
                            baseline, label=label, scores=scores, weight=weight,
                            pos_label=pos_label, sep=sep, decimal=decimal)
-        return Report(compute(eng, baseline=base, max_fpr=max_fpr, costs=costs, top=top,
+        return _headed(head, compute(eng, baseline=base, max_fpr=max_fpr, costs=costs, top=top,
                               level=level, chunk=chunk, command=command, options=options,
                               progress=progress, min_class=min_class,
-                              max_levels=max_levels, h_prior=h_prior))
+                              max_levels=max_levels, h_prior=h_prior,
+                              weight_kind=weight_kind, replicates=replicates, seed=seed))
+
+
+def _headed(head: dict[str, Any], data: dict[str, Any]) -> Report:
+    """The Report of ``data`` with its ``header`` second, after the version."""
+    return Report({"version": data.get("version"), "header": head, **data})
 
 
 def _opened(made: contextlib.ExitStack, kind: str | Engine, data: Any, **kwargs: Any) -> Engine:

@@ -32,8 +32,10 @@ import numpy as np
 import pandas as pd
 
 from .._stream import (
+    CLIP,
     ApAcc,
     AucAcc,
+    BandAcc,
     CalibrationAcc,
     Cumulator,
     CurvesAcc,
@@ -49,13 +51,27 @@ from .._stream import (
     decile_lows,
     delong_interval,
     paired_delong,
+    citl_counts,
+    hosmer_lemeshow_counts,
+    logistic_recalibration,
     psi,
     psi_value,
+    run,
+    unpaired_delong,
 )
-from ..calibration import binomial_interval
+from ..calibration import band_rule, bands_frame, binomial_interval, recalibration
 from ..partial import h_measure_from_hull, range_end
 from ._engine import CHUNK, Engine, Groups, Summary
 from ._refuse import refuse
+from ._weights import (
+    REPLICATES,
+    SEED,
+    Bootstrap,
+    apply_bootstrap,
+    check_bootstrap,
+    weight_kind_of,
+    weights_block,
+)
 
 __all__ = ["compute", "LINKS", "number", "check_options", "check_guards", "too_few", "PSI_EPS",
            "MIN_CLASS", "MAX_LEVELS", "H_PRIORS", "PSI_BINS"]
@@ -283,6 +299,7 @@ def _score_report(
     keep_placements: bool,
     notes: list[str],
     h_prior: str = "r",
+    delong_ok: bool = True,
 ) -> tuple[dict[str, Any], int | None, PlacementTable | None]:
     t = Totals.of(summary.positives, summary.negatives, summary.integral)
     cum = Cumulator(t)
@@ -315,7 +332,8 @@ def _score_report(
     # second pass: DeLong (needs the AUC) and the distribution (needs the range)
     lo_f, hi_f = (0.0, 1.0) if prob else (float(low), float(high))
     dist = DistributionAcc(t, lo_f, hi_f)
-    delong = DeLongAcc(t, int(auc.num), keep=keep_placements) if t.integral else None
+    delong = (DeLongAcc(t, int(auc.num), keep=keep_placements) if t.integral and delong_ok
+              else None)
     cum2 = Cumulator(t)
     for g in engine.groups(name, chunk=chunk):
         st = cum2.step(g)
@@ -323,7 +341,7 @@ def _score_report(
         if delong is not None:
             delong.update(st)
     variance = delong.variance() if delong is not None else math.nan
-    if delong is None:
+    if delong is None and delong_ok:
         notes.append(
             f"{name}: no DeLong interval: the weights are not integers (the interval "
             "counts objects; fractional weights have no sample size)"
@@ -417,7 +435,7 @@ def _reliability(r: dict[str, Any], t: Totals, level: float) -> dict[str, Any]:
 def _segments(
     engine: Engine, name: str, by: str, summary: Summary, level: float, chunk: int,
     notes: list[str], min_class: int = MIN_CLASS,
-    warnings: list[dict[str, Any]] | None = None,
+    warnings: list[dict[str, Any]] | None = None, delong_ok: bool = True,
 ) -> list[dict[str, Any]]:
     g_totals = Totals.of(summary.positives, summary.negatives, summary.integral)
     scale = g_totals.scale
@@ -444,7 +462,7 @@ def _segments(
             m1, m0, num = first[k]
             t = Totals(m1, m0, summary.integral, scale)
             ok = m1 > 0 and m0 > 0
-            dl = DeLongAcc(t, int(num)) if ok and summary.integral else None
+            dl = DeLongAcc(t, int(num)) if ok and summary.integral and delong_ok else None
             state[k] = (t, Cumulator(t), KsAcc(t), dl)
         t, c, ksa, dl = state[k]
         if not (t.m1 > 0 and t.m0 > 0):
@@ -534,7 +552,7 @@ def _stability(engine: Engine, baseline: Engine, name: str, chunk: int) -> dict[
             "data_share": number(a_share[j]),
         })
     return {"score": name, "psi": number(psi_value(actual, expected, PSI_EPS)), "bins": bins,
-            "eps": PSI_EPS}
+            "eps": PSI_EPS, "binning": PSI_BINS}
 
 
 def _warning(code: str, score: str, message: str, **more: Any) -> dict[str, Any]:
@@ -613,8 +631,184 @@ def _check_levels(engine: Engine, name: str, by: str, max_levels: int, chunk: in
                 raise refuse.too_many_levels(by, max_levels)
 
 
+def _auc_value(x: Any) -> float:
+    """An AUC of the report's blocks (a float, or an exact fraction's dict) as a float."""
+    return float(x["value"]) if isinstance(x, dict) else float(x)
+
+
 def _thr(v: Any) -> int | float:
     return int(v) if isinstance(v, (int, np.integer)) else float(v)
+
+
+#: How the calibration table's bands are cut, as the report states it (by rule).
+BAND_TEXT: dict[str, str] = {
+    "deciles": "ten bands cut at the deciles of the score as the gains table cuts them "
+               "(sorted by decreasing score, a group of tied scores kept whole in one band)",
+    "grades": "one band per distinct score (a rating scale: at most 20 distinct scores)",
+    "given": "the values of the bands column",
+}
+
+#: What the band tests test, as the report states it.
+BAND_TESTS_TEXT = (
+    "one-sided, as the ECB's IRB validation reporting template: H0 the band's PD (its mean "
+    "score) is right, the alternative that its true default rate is higher; binomial: "
+    "P(X >= d) for X ~ Binomial(n, PD); Jeffreys: the CDF at the PD of the posterior "
+    "Beta(d + 1/2, n - d + 1/2)")
+
+
+def _calibration_bands(
+    engine: Engine, name: str, summary: Summary, level: float, chunk: int,
+    notes: list[str],
+) -> dict[str, Any] | None:
+    """The calibration table of a probability score: per band the obligors, positives,
+    mean score, observed rate and the one-sided binomial and Jeffreys tests; over the
+    bands Hosmer-Lemeshow; over everything calibration-in-the-large and the logistic
+    recalibration (intercept and slope with Wald intervals)."""
+    if not summary.probabilities[name]:
+        notes.append(f"{name}: no calibration by band: the scores are not all in [0, 1] "
+                     "(not probabilities)")
+        return None
+    t = Totals.of(summary.positives, summary.negatives, summary.integral)
+    column = getattr(engine, "bands", None)
+    rule = band_rule(summary.distinct[name], given=column is not None)
+    acc = BandAcc(t, rule)
+    if column is not None:
+        cum = Cumulator(t)
+        for seg, piece in split_segments(engine.groups(name, by=column, chunk=chunk)):
+            acc.update(cum.step(piece), _key(seg))
+    else:
+        run(engine.groups(name, chunk=chunk), t, acc)
+    counts = acc.result()
+    frame = bands_frame(counts, summary.integral)
+    rows = []
+    for key, rec in zip(counts.keys, frame.to_dict("records")):
+        row = {k: number(v) if k not in ("band", "max_score", "min_score") else v
+               for k, v in rec.items()}
+        row["band"] = _plain_segment(None if key == ("<missing>",) else key)
+        if not summary.integral:
+            row["binomial_p"] = row["jeffreys_p"] = None
+        rows.append(row)
+    stat, df, p_hl = hosmer_lemeshow_counts(counts.obligors, counts.positives, counts.sum_p)
+    citl = citl_counts(counts.obligors.sum(), counts.positives.sum(), counts.sum_p.sum(),
+                       counts.sum_pq.sum())
+    if not summary.integral:
+        p_hl = math.nan
+        citl.update(z=math.nan, p_value=math.nan)
+        notes.append(f"{name}: no tests of calibration: the weights are not integers (the "
+                     "tests count obligors)")
+    fit = logistic_recalibration(lambda: engine.groups(name, chunk=chunk), t, clip=CLIP)
+    rec = recalibration(fit, level, summary.integral)
+    if not rec.converged:
+        notes.append(f"{name}: no calibration slope: the score is constant or separates "
+                     "the classes (the logistic fit has no maximum)")
+    if rec.clipped:
+        notes.append(f"{name}: {number(rec.clipped)} scores of exactly 0 or 1 were taken as "
+                     f"{CLIP:g} or 1 - {CLIP:g} for the calibration slope (their logit is "
+                     "infinite)")
+    return {
+        "rule": rule,
+        "column": column,
+        "cut": BAND_TEXT[rule],
+        "tests": BAND_TESTS_TEXT,
+        "bands": rows,
+        "hosmer_lemeshow": {"statistic": number(stat), "df": df, "p_value": number(p_hl),
+                            "bands": len(rows)},
+        "in_the_large": {k: number(v) for k, v in citl.items()},
+        "recalibration": {
+            "intercept": number(rec.intercept),
+            "intercept_ci": [number(rec.intercept_low), number(rec.intercept_high)],
+            "slope": number(rec.slope),
+            "slope_ci": [number(rec.slope_low), number(rec.slope_high)],
+            "converged": rec.converged,
+            "clip": CLIP,
+            "clipped": number(rec.clipped),
+        },
+    }
+
+
+def _auc_variance(engine: Engine, name: str, chunk: int) -> tuple[Any, float]:
+    """The AUC (exact for counts) and DeLong's variance of a score of ``engine``
+    (nan for fractional weights or fewer than two of a class): two passes."""
+    s = engine.summary()
+    t = Totals.of(s.positives, s.negatives, s.integral)
+    auc = AucAcc(t)
+    run(engine.groups(name, chunk=chunk), t, auc)
+    if not t.integral:
+        return auc.result(), math.nan
+    dl = DeLongAcc(t, int(auc.num))
+    run(engine.groups(name, chunk=chunk), t, dl)
+    return auc.result(), dl.variance()
+
+
+def _baseline_test(engine: Engine, baseline: Engine, name: str, block: dict[str, Any],
+                   level: float, chunk: int, notes: list[str]) -> dict[str, Any]:
+    """The unpaired DeLong test of the data's AUC of ``name`` against the baseline's
+    (two independent samples, as pROC's ``roc.test(paired = FALSE)``)."""
+    auc = block["auc"]
+    a = auc["value"] if isinstance(auc, dict) else auc
+    var_a = block["auc_variance"]
+    b_auc, var_b = _auc_variance(baseline, name, chunk)
+    r = unpaired_delong(float(a), math.nan if var_a is None else var_a, float(b_auc), var_b,
+                        level)
+    b_lo, b_hi = delong_interval(float(b_auc), var_b, level)
+    if not math.isfinite(r["p_value"]):
+        notes.append(f"{name}: no test of the AUC against the baseline: a DeLong variance "
+                     "is undefined (fractional weights, or fewer than two of a class)")
+    return {"score": name, "test": "unpaired DeLong (two independent samples)",
+            "auc": auc, "baseline_auc": number(b_auc),
+            "baseline_auc_ci": [number(b_lo), number(b_hi)],
+            "difference": number(r["difference"]), "z": number(r["z"]),
+            "p_value": number(r["p_value"]), "ci": [number(r["low"]), number(r["high"])]}
+
+
+def _one_segment(chunks: Iterable[Groups], key: Any) -> Iterator[Groups]:
+    """The pieces of one segment of a ``by`` stream."""
+    for seg, piece in split_segments(chunks):
+        if _same(seg, key):
+            yield piece
+
+
+def _periods(engine: Engine, baseline: Engine | None, name: str, period: str,
+             summary: Summary, level: float, chunk: int, notes: list[str],
+             min_class: int) -> list[dict[str, Any]]:
+    """Per period (in the column's order): rows, positives, positive rate, AUC and Gini
+    with DeLong intervals and KS (the segments' numbers, :func:`_segments`), and the
+    PSI against the first period, or against the baseline when there is one."""
+    rows = _segments(engine, name, period, summary, level, chunk, notes, min_class)
+    if baseline is not None:
+        bs = baseline.summary()
+        n_ref: Any = (int(bs.positives) + int(bs.negatives) if bs.integral
+                      else float(bs.positives) + float(bs.negatives))
+        lows = decile_lows(baseline.groups(name, chunk=chunk), n_ref)
+        expected = psi(baseline.groups(name, chunk=chunk), lows)["counts"]
+    elif rows:
+        first = rows[0]["segment"]
+        n_ref = sum(float(c[1].sum()) + float(c[2].sum()) for c in
+                    _one_segment(engine.groups(name, by=period, chunk=chunk), first))
+        if summary.integral:
+            n_ref = int(n_ref)
+        lows = decile_lows(_one_segment(engine.groups(name, by=period, chunk=chunk), first),
+                           n_ref)
+        expected = psi(_one_segment(engine.groups(name, by=period, chunk=chunk), first),
+                       lows)["counts"]
+    counts: dict[Any, np.ndarray] = {}
+    for seg, piece in split_segments(engine.groups(name, by=period, chunk=chunk)):
+        k = _key(seg)
+        counts[k] = psi([piece], lows, counts=counts.get(k))["counts"]
+    out = []
+    for row in rows:
+        n, pos = row["n"], row["positives"]
+        lo, hi = row["auc_ci"]
+        out.append({
+            "score": name, "period": row["segment"], "n": n, "positives": pos,
+            "positive_rate": number(Fraction(int(pos), int(n)) if summary.integral
+                                    else float(pos) / float(n)),
+            "auc": row["auc"], "auc_ci": row["auc_ci"], "gini": row["gini"],
+            "gini_ci": [None if lo is None else 2 * lo - 1, None if hi is None else 2 * hi - 1],
+            "ks": row["ks"],
+            "psi": number(psi_value(counts[_key(row["segment"])], expected, PSI_EPS)),
+        })
+    return out
 
 
 def compute(
@@ -632,6 +826,9 @@ def compute(
     min_class: int = MIN_CLASS,
     max_levels: int = MAX_LEVELS,
     h_prior: str = "r",
+    weight_kind: str | None = None,
+    replicates: int = REPLICATES,
+    seed: int = SEED,
 ) -> dict[str, Any]:
     """The report of the scores of ``engine`` (segments by ``engine.by``) as a dict.
 
@@ -643,17 +840,29 @@ def compute(
     (ValueError) before any number is computed; ``h_prior`` names the H-measure's
     cost density (:data:`H_PRIORS`). What may mislead a reader (an AUC below 1/2, a
     score that determines the label, a constant score) goes to ``"warnings"``.
+    ``weight_kind`` says what the weights are (:func:`._weights.weight_kind_of`:
+    integer weights without it are frequency weights, other weights need it); with
+    ``"sampling"`` the intervals of the AUC, Gini, KS and the paired differences, per
+    score and per segment, are bootstrap percentile intervals of ``replicates``
+    replicates drawn with ``seed`` (:class:`._weights.Bootstrap`), not DeLong's.
     """
     b, pair, shares, level = check_options(max_fpr, costs, top, level)
     min_class, max_levels, h_prior = check_guards(min_class, max_levels, h_prior)
     step = progress if progress is not None else (lambda stage: None)
     step("summary")
     summary = engine.summary()
+    replicates, seed = check_bootstrap(replicates, seed)
+    kind, kind_stated = weight_kind_of(summary, weight_kind)
+    sampling = kind == "sampling"
     notes: list[str] = []
     warnings: list[dict[str, Any]] = []
     names = tuple(engine.scores)
     if engine.by is not None:
         _check_levels(engine, names[0], engine.by, max_levels, chunk)
+    bands_col, period = getattr(engine, "bands", None), getattr(engine, "period", None)
+    for column in (bands_col, period):  # bands and periods: as few levels as segments
+        if column is not None:
+            _check_levels(engine, names[0], column, max_levels, chunk)
     if baseline is not None:
         for name in names:
             _check_overlap(engine, baseline, name, chunk)
@@ -670,15 +879,19 @@ def compute(
         scores[name], u2[name], tables[name] = _score_report(
             engine, name, summary, max_fpr=b, costs=pair, top=shares, level=level,
             chunk=chunk, keep_placements=name in tabled, notes=notes, h_prior=h_prior,
+            delong_ok=not sampling,
         )
         warnings += _score_warnings(name, scores[name], summary)
+        step(f"calibration by band of {name}")
+        scores[name]["calibration_bands"] = _calibration_bands(engine, name, summary, level,
+                                                               chunk, notes)
     comparison = []
     t = Totals.of(summary.positives, summary.negatives, summary.integral)
     for i, a in enumerate(names):
         for bname in names[i + 1:]:
             ua, ub = u2[a], u2[bname]
-            if ua is None or ub is None:
-                diff = float(scores[a]["auc"]) - float(scores[bname]["auc"])
+            if ua is None or ub is None or sampling:
+                diff = _auc_value(scores[a]["auc"]) - _auc_value(scores[bname]["auc"])
                 comparison.append({"a": a, "b": bname, "auc_difference": number(diff),
                                    "z": None, "p_value": None, "ci": [None, None]})
                 continue
@@ -703,12 +916,34 @@ def compute(
         for name in names:
             step(f"segments of {name}")
             segments += _segments(engine, name, engine.by, summary, level, chunk, notes,
-                                  min_class, warnings)
+                                  min_class, warnings, delong_ok=not sampling)
+    boot: Bootstrap | None = None
+    if sampling:
+        step("bootstrap")
+        boot = Bootstrap(engine, replicates=replicates, seed=seed, level=level,
+                         min_class=min_class, chunk=chunk)
+        apply_bootstrap(boot, scores, comparison, segments, notes)
+    else:
+        for block in scores.values():
+            block.update(interval="delong" if block["auc_ci"][0] is not None else None,
+                         ks_ci=[None, None], ks_two_sided_ci=[None, None])
     stability = []
     if baseline is not None:
         for name in names:
             step(f"stability of {name}")
             stability.append(_stability(engine, baseline, name, chunk))
+    baseline_test = []
+    if baseline is not None:
+        for name in names:
+            step(f"AUC against the baseline of {name}")
+            baseline_test.append(_baseline_test(engine, baseline, name, scores[name], level,
+                                                chunk, notes))
+    periods: list[dict[str, Any]] = []
+    if period is not None:
+        for name in names:
+            step(f"periods of {name}")
+            periods += _periods(engine, baseline, name, period, summary, level, chunk, notes,
+                                min_class)
     n = summary.positives + summary.negatives
     tied = {k: number(v) for k, v in summary.tied_rows.items()}
     return {
@@ -739,14 +974,23 @@ def compute(
             "negative_rows": _class_rows(engine, 1),
         },
         "options": {**(options or {}), "scores": list(names), "by": engine.by,
+                    "bands": bands_col, "period": period,
                     "max_fpr": number(b), "costs": list(pair) if pair else None,
                     "top": list(shares), "level": level, "min_class": min_class,
-                    "max_levels": max_levels, "h_prior": h_prior},
+                    "max_levels": max_levels, "h_prior": h_prior,
+                    "weight_kind": kind, "replicates": replicates if sampling else None,
+                    "seed": seed if sampling else None},
         "scores": scores,
         "comparison": comparison,
         "segments": segments,
         "stability": stability,
+        "baseline_test": baseline_test,
+        "periods": periods,
+        "period_psi_reference": (None if period is None else
+                                 "baseline" if baseline is not None else "first period"),
         "links": dict(LINKS),
         "notes": notes,
         "warnings": warnings,
+        "weights": weights_block((options or {}).get("weight"), kind, kind_stated),
+        "bootstrap": boot.statement() if boot is not None else None,
     }

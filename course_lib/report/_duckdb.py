@@ -45,6 +45,7 @@ from ._engine import (
     CHUNK,
     Groups,
     PairGroups,
+    Rows,
     Summary,
     check_chunk,
     match_column,
@@ -196,7 +197,8 @@ class SqlEngine:
             if isinstance(data, pd.DataFrame):  # the names as the frame has them, before
                 # the engine renames columns that differ only in case (y, Y -> y, Y_1)
                 stored = [str(c) for c in data.columns]
-                for what, key in (("label", "label"), ("weight", "weight"), ("segment", "by")):
+                for what, key in (("label", "label"), ("weight", "weight"), ("segment", "by"),
+                                  ("bands", "bands"), ("period", "period")):
                     if columns.get(key) is not None:
                         match_column(what, columns[key], stored)
                 for name in score_names(columns["scores"]):
@@ -209,7 +211,8 @@ class SqlEngine:
     # ------------------------------------------------------------------- validation
 
     def _prepare(self, view: str, *, label: str, scores: str | Sequence[str],
-                 weight: str | None, by: str | None, pos_label: Any) -> None:
+                 weight: str | None, by: str | None, pos_label: Any,
+                 bands: str | None = None, period: str | None = None) -> None:
         """Check the columns and the data, and build the SQL of the rows used."""
         names = score_names(scores)
         self.scores = names
@@ -251,19 +254,24 @@ class SqlEngine:
         self._by = None
         if by is not None:
             self._by, _ = quoted(by, "segment")
+        # the other columns the groups can be split by (bands, period), by name
+        self.bands, self.period = bands, period
+        self._split_sql = {c: quoted(c, what)[0] for c, what in ((bands, "bands"),
+                                                                  (period, "period"))
+                           if c is not None}
         self._used = " AND ".join(used)
         self._aliases = {name: f"s{i}_" for i, name in enumerate(names)}
 
         self._check_values(dropped, pos_label)
 
-    def _rows_sql(self, *scores: str, by: bool = False) -> str:
+    def _rows_sql(self, *scores: str, by: bool | str = False) -> str:
         """The rows used: y (0/1), the scores asked for, w and the segment b_."""
         cols = [f"{self._y} AS y"]
         cols += [f"{self._score_sql[n]} AS {self._aliases[n]}" for n in scores]
         if self._weight is not None:
             cols.append(f"{self._weight} AS w")
         if by:
-            cols.append(f"{self._by} AS b_")
+            cols.append(f"{self._by if by is True else self._split_sql[str(by)]} AS b_")
         return f"SELECT {', '.join(cols)} FROM {self._view} WHERE {self._used}"
 
     def _class_sums(self) -> tuple[str, str]:
@@ -350,10 +358,10 @@ class SqlEngine:
 
     # ------------------------------------------------------------------- the protocol
 
-    def _grouped(self, score: str, by: bool) -> tuple[str, str]:
+    def _grouped(self, score: str, by: bool | str) -> tuple[str, str]:
         """One score's groups (s, pos, neg[, n][, b_]), made once by one ``GROUP BY``:
         SQL for their table and SQL that reads them in the order of :meth:`groups`."""
-        key = (score, self._by if by else None)
+        key = (score, (self._by if by is True else self._split_sql[str(by)]) if by else None)
         if key not in self._tables:
             a = self._aliases[score]
             pos, neg = self._class_sums()
@@ -405,9 +413,9 @@ class SqlEngine:
         increasing order, a missing segment last), in chunks of ``chunk`` groups."""
         chunk = check_chunk(chunk)
         a = self._score_name(score)
-        if by is not None and by != self.by:
+        if by is not None and by != self.by and by not in self._split_sql:
             raise refuse.other_by(by, self.by)
-        _, sql = self._grouped(a, by is not None)
+        _, sql = self._grouped(a, True if by is not None and by == self.by else (by or False))
         kind = self._score_kind[a]
         last: tuple[Any, Any] | None = None
         for part in _rechunk(self._stream(sql, chunk), chunk):
@@ -437,6 +445,33 @@ class SqlEngine:
                                  self._counts(part["pos"]), self._counts(part["neg"]))
         finally:
             self._drop(table)
+
+    def rows(self, *, chunk: int = CHUNK) -> Rows:
+        """The rows used in the canonical order (see :class:`~._engine.Rows`): sorted
+        by every score, the label, the weight (kept as the groups are, spilling beyond
+        the memory limit), then read in chunks into numpy arrays."""
+        chunk = check_chunk(chunk)
+        keys = [self._aliases[n] for n in self.scores] + ["y"]
+        if self._weight is not None:
+            keys.append("w")
+        by = self._by is not None
+        table, sql = self._keep_sorted(f"SELECT * FROM ({self._rows_sql(*self.scores, by=by)}) "
+                                       "AS r_", ", ".join(f"{k} ASC" for k in keys))
+        try:
+            parts = list(self._stream(sql, chunk))
+        finally:
+            self._drop(table)
+
+        def column(name: str) -> np.ndarray:
+            if not parts:
+                return np.empty(0)
+            return np.concatenate([np.asarray(p[name]) for p in parts])
+
+        y = column("y").astype(np.int64) == 1
+        scores = {n: _as(column(self._aliases[n]), self._score_kind[n]) for n in self.scores}
+        weight = column("w").astype(np.float64) if self._weight is not None else None
+        segment = _segments(column("b_")) if by else None
+        return Rows(y, scores, weight, segment)
 
     def _counts(self, values: np.ndarray) -> np.ndarray:
         return np.asarray(values, dtype=np.float64 if self._weight is not None else np.int64)
@@ -504,6 +539,8 @@ class DuckDBEngine(SqlEngine):
         A column of finite non-negative weights (missing in a used row: refused).
     by : str, optional
         A segment column for :meth:`groups`; a missing segment value is a segment.
+    bands, period : str, optional
+        Two more columns :meth:`groups` can split by (``by=bands``), as by ``by``.
     pos_label : optional
         The positive class: needed unless the label is 0/1 numbers or boolean (then 1,
         True, is positive); see :func:`~course_lib.report._engine.positive_class`.
@@ -544,7 +581,8 @@ class DuckDBEngine(SqlEngine):
                  weight: str | None = None, by: str | None = None, pos_label: Any = None,
                  connection: Any = None, memory_limit: str | None = DEFAULT_MEMORY_LIMIT,
                  temp_directory: str | None = None, threads: int | None = None,
-                 sep: str | None = None, decimal: str | None = None) -> None:
+                 sep: str | None = None, decimal: str | None = None,
+                 bands: str | None = None, period: str | None = None) -> None:
         import duckdb
 
         self._duckdb = duckdb
@@ -570,7 +608,7 @@ class DuckDBEngine(SqlEngine):
                     connection.execute(f"SET {key} = {sql_string(str(value))}")
         self.connection = connection
         self._open(data, label=label, scores=scores, weight=weight, by=by,
-                   pos_label=pos_label)
+                   pos_label=pos_label, bands=bands, period=period)
 
     # ---------------------------------------------------------------------- reading
 

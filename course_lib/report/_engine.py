@@ -39,6 +39,7 @@ __all__ = [
     "Summary",
     "Groups",
     "PairGroups",
+    "Rows",
     "Engine",
     "MemoryEngine",
     "positive_class",
@@ -105,6 +106,26 @@ class PairGroups(NamedTuple):
     neg: np.ndarray
 
 
+class Rows(NamedTuple):
+    """The rows used, one entry per row, in the **canonical order**: by the score
+    columns (in the engine's order), then the label, then the weight, each
+    increasing. Rows equal in all of these are interchangeable, so every engine
+    gives the same arrays for the same data (the segment, which is not a sort key,
+    may differ in order among such rows, and nothing computed depends on it). The
+    bootstrap (:func:`course_lib.bootstrap_intervals`) draws rows by position in this
+    order, which is why its intervals are the same on every engine.
+
+    ``y`` is bool (True positive); ``scores`` maps each score column to its values
+    (int64 or float64, as :class:`Groups`); ``weight`` float64 or None; ``segment`` an
+    object array (None for a missing value) when the engine has ``by``, else None.
+    """
+
+    y: np.ndarray
+    scores: dict[str, np.ndarray]
+    weight: np.ndarray | None
+    segment: np.ndarray | None
+
+
 @runtime_checkable
 class Engine(Protocol):
     """What the report needs from an engine (in memory, DuckDB, Spark).
@@ -126,6 +147,8 @@ class Engine(Protocol):
     def pair_groups(
         self, score_a: str, score_b: str, *, chunk: int = CHUNK
     ) -> Iterator[PairGroups]: ...
+
+    def rows(self, *, chunk: int = CHUNK) -> Rows: ...
 
     def inputs(self) -> list[dict[str, Any]]: ...
 
@@ -348,6 +371,9 @@ class MemoryEngine:
         1 (True) is positive (see :func:`positive_class`).
     sep, decimal : str, optional
         The separator and the decimal mark of CSV files (refused for other data).
+    bands, period : str, optional
+        Two more columns the groups can be split by, as by ``by`` (``groups(score,
+        by=bands)``): the bands of the calibration table and the periods of the trend.
 
     Rows with a missing label, or a missing value in any score column, are dropped
     and counted in :meth:`summary`. :attr:`positive_label` is the positive value (as
@@ -373,7 +399,8 @@ class MemoryEngine:
     def __init__(self, data: pd.DataFrame, *, label: str, scores: str | Sequence[str],
                  weight: str | None = None, by: str | None = None,
                  pos_label: Any = None, sep: str | None = None,
-                 decimal: str | None = None) -> None:
+                 decimal: str | None = None, bands: str | None = None,
+                 period: str | None = None) -> None:
         names = score_names(scores)
         # files are read by DuckDB (sep and decimal: CSV only)
         data, inputs = read_frame(data, label, names, sep=sep, decimal=decimal)
@@ -381,11 +408,15 @@ class MemoryEngine:
             raise refuse.no_rows()
         self.scores: tuple[str, ...] = names
         self.by: str | None = by
+        self.bands: str | None = bands
+        self.period: str | None = period
         self._rows = len(data)
         y_col = _column(data, label, "label")
         s_cols = {n: _column(data, n, "score") for n in names}
         w_col = _column(data, weight, "weight") if weight is not None else None
         b_col = _column(data, by, "segment") if by is not None else None
+        x_cols = {c: _column(data, c, what) for c, what in ((bands, "bands"), (period, "period"))
+                  if c is not None}
         label_ok = y_col.notna().to_numpy()
         self._dropped_label = int((~label_ok).sum())
         keep = label_ok.copy()
@@ -426,6 +457,8 @@ class MemoryEngine:
                 raise refuse.bad_weight(bad)
             self._w = check_weights(wv, self._used, scale=False)
         self._b = b_col[keep].to_numpy(dtype=object) if b_col is not None else None
+        # the other columns the groups can be split by (bands, period), by name
+        self._splits = {c: col[keep].to_numpy(dtype=object) for c, col in x_cols.items()}
         self._cache: dict[tuple[str, str | None], Any] = {}
         m1, m0 = self._totals()
         need_classes(m1, m0, "the report", warn=False)
@@ -477,9 +510,9 @@ class MemoryEngine:
         w = self._w[idx]
         return np.where(y, w, 0.0), np.where(y, 0.0, w)
 
-    def _segment_codes(self) -> tuple[np.ndarray, np.ndarray]:
-        assert self._b is not None
-        values = self._b
+    def _segment_codes(self, by: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+        values = self._b if by is None or by == self.by else self._splits[by]
+        assert values is not None
         missing = pd.isna(values)
         codes, uniques = pd.factorize(values, use_na_sentinel=True)
         try:
@@ -500,7 +533,7 @@ class MemoryEngine:
         """Score groups in decreasing score order (per segment with ``by``), in chunks."""
         chunk = check_chunk(chunk)
         s = self._score(score)
-        if by is not None and by != self.by:
+        if by is not None and by != self.by and by not in self._splits:
             raise refuse.other_by(by, self.by)
         key = (score, by)
         if key not in self._cache:  # the report reads each stream two or three times
@@ -520,7 +553,7 @@ class MemoryEngine:
             order = _descending(s)
             keys = None
         else:
-            codes, seg_values = self._segment_codes()
+            codes, seg_values = self._segment_codes(by)
             order = _descending(s, codes)
             keys = codes[order]
         ss = s[order]
@@ -548,6 +581,25 @@ class MemoryEngine:
         for i in range(0, starts.size, chunk):
             part = slice(i, i + chunk)
             yield PairGroups(ga[part], gb[part], gp[part], gn[part])
+
+    def rows(self, *, chunk: int = CHUNK) -> Rows:
+        """The rows used in the canonical order (see :class:`Rows`)."""
+        check_chunk(chunk)
+        keys: list[np.ndarray] = []
+        if self._w is not None:
+            keys.append(self._w)
+        keys.append(self._y)
+        keys += [self._s[n] for n in reversed(self.scores)]  # lexsort: the last key first
+        order = np.lexsort(keys)
+        segment = None
+        if self._b is not None:
+            segment = self._b[order]
+            missing = np.asarray(pd.isna(segment), dtype=bool)
+            if missing.any():
+                segment = segment.copy()
+                segment[missing] = None
+        return Rows(self._y[order], {n: self._s[n][order] for n in self.scores},
+                    None if self._w is None else self._w[order], segment)
 
     def inputs(self) -> list[dict[str, Any]]:
         """What was read: each file (path, SHA-256 of its bytes, rows), or a DataFrame
