@@ -41,11 +41,11 @@ def run_date(value: Any = None) -> str:
                 raise ValueError(
                     f"SOURCE_DATE_EPOCH must be whole seconds since 1970-01-01, got {epoch!r}"
                 ) from None
-            return dt.datetime.fromtimestamp(seconds, tz=dt.timezone.utc).date().isoformat()
-        return dt.datetime.now(tz=dt.timezone.utc).date().isoformat()
+            return dt.datetime.fromtimestamp(seconds, tz=dt.UTC).date().isoformat()
+        return dt.datetime.now(tz=dt.UTC).date().isoformat()
     if isinstance(value, dt.datetime):
         if value.tzinfo is not None:
-            value = value.astimezone(dt.timezone.utc)
+            value = value.astimezone(dt.UTC)
         return value.date().isoformat()
     if isinstance(value, dt.date):
         return value.isoformat()

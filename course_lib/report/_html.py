@@ -13,16 +13,21 @@ import math
 import re
 import shlex
 from collections.abc import Iterable, Mapping, Sequence
-from html import escape
+from html import escape, unescape
 from importlib import resources
 from typing import Any
 
 from ._svg import Bars, Mark, Series, Whiskers, line_chart, nice_ticks
 
-__all__ = ["BOOK_SECTIONS", "DEFAULT_BOOK_URL", "render", "book_link"]
+__all__ = ["BOOK_SECTIONS", "DEFAULT_BOOK_URL", "PAPERS", "render", "book_link"]
 
-#: Where a local ``make book`` puts the book, relative to the repository.
-DEFAULT_BOOK_URL = "_build/html"
+#: The published book the metric names link to by default: an absolute URL, so the
+#: links work wherever the page is opened, mailed or archived (``--book-url`` names
+#: another root, e.g. ``file:///.../_build/html`` for a local ``make book``).
+DEFAULT_BOOK_URL = "https://course-lib.github.io/judging-classifiers/"
+
+#: Printed page sizes: CSS ``@page`` size (Chromium's PDF follows it).
+PAPERS: dict[str, str] = {"a4": "A4", "letter": "letter"}
 
 #: The section of the book that explains each metric (a page and a section id of the
 #: built book; ``tests/test_report_browser.py`` checks each against the build).
@@ -172,15 +177,31 @@ def _ci(pair: Any, digits: int = 4) -> str:
 # --- building blocks -----------------------------------------------------------------
 
 
+def _plain_text(fragment: str) -> str:
+    """The text of an HTML fragment (tags dropped, entities read), for an attribute."""
+    return unescape(re.sub(r"<[^>]*>", "", fragment)).strip()
+
+
+#: Tables of this many columns or more (every table of the page) are stacked on a
+#: narrow screen: one block per row, each cell under its column's name
+#: (``data-label``), so no column is hidden.
+STACK_COLUMNS = 2
+
+
 def _table(head: Sequence[str], rows: Iterable[Sequence[str]], *, cls: str = "",
            caption: str = "", text: Iterable[int] = ()) -> str:
-    """A table in a box that scrolls sideways on its own (never the page).
+    """A table in a box that scrolls sideways on its own (never the page), with a
+    shadow at an edge that hides columns; from :data:`STACK_COLUMNS` columns on, each
+    row stacks as a block on a narrow screen (``report.css``), every cell labelled
+    with its column's name.
 
     The first column labels the rows; the columns in ``text`` hold text (left-aligned),
     the others numbers (right-aligned, tabular figures).
     """
     text_cols = {0, *text}
-    out = [f'<div class="table-wrap"><table class="{escape(cls)}">']
+    labels = [escape(_plain_text(h)) for h in head]
+    classes = " ".join(c for c in (cls, "stack" if len(head) >= STACK_COLUMNS else "") if c)
+    out = [f'<div class="table-wrap"><table class="{escape(classes)}">']
     if caption:
         out.append(f"<caption>{caption}</caption>")
     left = ' class="text"'
@@ -192,17 +213,35 @@ def _table(head: Sequence[str], rows: Iterable[Sequence[str]], *, cls: str = "",
     for row in rows:
         cells = []
         for i, cell in enumerate(row):
+            label = f' data-label="{labels[i]}"' if i < len(labels) and labels[i] else ""
             if i == 0:
-                cells.append(f'<th scope="row" class="text">{cell}</th>')
+                cells.append(f'<th scope="row" class="text"{label}>{cell}</th>')
             else:
-                cells.append(f'<td class="text">{cell}</td>' if i in text_cols else f"<td>{cell}</td>")
+                cells.append(f'<td class="text"{label}>{cell}</td>' if i in text_cols
+                             else f"<td{label}>{cell}</td>")
         out.append("<tr>" + "".join(cells) + "</tr>")
     out.append("</tbody></table></div>")
     return "".join(out)
 
 
+#: The end of every table's box (:func:`_table`).
+_TABLE_END = "</tbody></table></div>"
+
+
 def _section(ident: str, heading: str, body: str) -> str:
-    """A section of the page, ``<section id="ident">``, headed ``heading`` (HTML)."""
+    """A section of the page, ``<section id="ident">``, headed ``heading`` (HTML).
+
+    The heading, what stands between it and the first table, and that table are kept
+    in one ``<div class="keep">`` that a printed page does not split (``report.css``),
+    so no heading is left alone at the foot of a page; a section whose figures come
+    first keeps its heading with them by ``break-after: avoid``.
+    """
+    end = body.find(_TABLE_END)
+    grid = body.find('<div class="figure-grid">')
+    if end >= 0 and (grid < 0 or end < grid):
+        cut = end + len(_TABLE_END)
+        return (f'<section id="{ident}"><div class="keep"><h2>{heading}</h2>{body[:cut]}</div>'
+                f"{body[cut:]}</section>")
     return f'<section id="{ident}"><h2>{heading}</h2>{body}</section>'
 
 
@@ -907,12 +946,65 @@ def _css() -> str:
     return resources.files("course_lib.report").joinpath("report.css").read_text(encoding="utf-8")
 
 
-def render(report: Mapping[str, Any], *, book_url: str = DEFAULT_BOOK_URL, title: str | None = None) -> str:
+def _css_string(text: str) -> str:
+    r"""``text`` as a CSS string literal: quotes, backslashes, line breaks and ``<`` (no
+    ``</style>`` can end the sheet early) written as CSS escapes.
+
+    >>> print(_css_string('a "b" </style>'))
+    "a \22 b\22  \3c /style\3e "
+    """
+    out = []
+    for ch in text:
+        if ch in '"\\<>' or ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"\\{ord(ch):x} ")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+def _page_css(head: Mapping[str, Any], paper: str) -> str:
+    """The printed page: its size, and on every page the running header (title left;
+    model and run date right), the window bottom left and "page N of M" bottom right
+    (CSS page-margin boxes, which Chromium prints)."""
+    title = str(head.get("title") or "")
+    right = " · ".join(str(v) for v in (head.get("model"), head.get("run_date")) if v)
+    window = str(head.get("window") or "")
+    box = "font: 8pt system-ui, sans-serif; color: #59636e;"
+    return (
+        f"@page {{ size: {PAPERS[paper]}; margin: 16mm 13mm 15mm; "
+        f"@top-left {{ content: {_css_string(title)}; {box} }} "
+        f"@top-right {{ content: {_css_string(right)}; {box} }} "
+        f"@bottom-left {{ content: {_css_string(window)}; {box} }} "
+        f'@bottom-right {{ content: "page " counter(page) " of " counter(pages); {box} }} }}'
+    )
+
+
+def _header_meta(head: Mapping[str, Any], data_name: str) -> str:
+    """The header's facts a validator signs: model, window, run date, data."""
+    missing = '<span class="na" title="not given: --{0}">not stated</span>'
+    items = [
+        ("Model", escape(str(head["model"])) if head.get("model") else missing.format("model")),
+        ("Window", escape(str(head["window"])) if head.get("window") else missing.format("window")),
+        ("Run date", escape(str(head.get("run_date") or ""))),
+    ]
+    if data_name:
+        items.append(("Data", f"<code>{escape(data_name)}</code>"))
+    return '<dl class="meta">' + "".join(
+        f"<div><dt>{k}</dt><dd>{v}</dd></div>" for k, v in items) + "</dl>"
+
+
+def render(report: Mapping[str, Any], *, book_url: str = DEFAULT_BOOK_URL, title: str | None = None,
+           paper: str = "a4") -> str:
     """The HTML page of a Report dict: one file, no script, no network.
 
-    ``book_url`` is the root of the book the metric names link to (a relative path, a
-    ``file:`` or an ``https:`` URL).
+    ``book_url`` is the root of the book the metric names link to (default: the
+    published book, :data:`DEFAULT_BOOK_URL`; a ``file:`` URL of a local build works
+    too). The header states the report's ``header`` (title, model, window, run date);
+    ``title`` overrides its title. ``paper`` ("a4" or "letter") is the printed page's
+    size; every printed page carries the title, model and run date and its number.
     """
+    if paper not in PAPERS:
+        raise ValueError(f"paper must be one of {', '.join(PAPERS)}, got {paper!r}")
     if (
         not isinstance(report, Mapping)
         or not isinstance(report.get("scores"), Mapping)
@@ -922,7 +1014,13 @@ def render(report: Mapping[str, Any], *, book_url: str = DEFAULT_BOOK_URL, title
     names = list(report["scores"])
     inputs = report.get("inputs") or []
     data_name = str(inputs[0].get("path", "")) if inputs and isinstance(inputs[0], Mapping) else ""
-    heading = title or "Validation report"
+    from ._header import header as make_header
+
+    given = report.get("header")
+    head = dict(given) if isinstance(given, Mapping) else make_header(title=title)
+    if title:
+        head["title"] = title
+    heading = str(head.get("title") or "Validation report")
     figs = _Figures()
     links = report.get("links")
     book = _Book(book_url, links if isinstance(links, Mapping) else None)
@@ -960,8 +1058,9 @@ def render(report: Mapping[str, Any], *, book_url: str = DEFAULT_BOOK_URL, title
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         '<meta name="color-scheme" content="light dark">'
         f"<title>{escape(heading)}: {escape(', '.join(names))}</title>"
-        f"<style>{_css()}</style></head><body>"
+        f"<style>{_css()}\n{_page_css(head, paper)}</style></head><body>"
         f'<header class="top"><p class="eyebrow">Model validation report</p><h1>{escape(heading)}</h1>'
+        f"{_header_meta(head, data_name)}"
         f'<p class="subtitle">Score{"s" if len(names) > 1 else ""} {subtitle}{data_part}</p>'
         f'<nav aria-label="Sections">{nav}</nav></header>'
         f"<main>{''.join(body)}</main>{_footer(report)}</body></html>\n"

@@ -3,6 +3,7 @@
     classifier-report DATA --label y --score p [--score p2 ...] [--weight w] [--by segment]
         [--baseline OTHER] [--engine duckdb|spark|memory] [--pos-label V] [--max-fpr F]
         [--costs FP FN] [--out report.html] [--pdf] [--json] [--book-url URL]
+        [--title T] [--model M] [--window W] [--paper a4|letter]
 
 Writes ``--out`` (a self-contained HTML page), with ``--json`` every number beside it
 (``report.json``) and with ``--pdf`` the page printed by headless Chromium
@@ -30,7 +31,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ._html import DEFAULT_BOOK_URL, render
+from ._html import DEFAULT_BOOK_URL, PAPERS, render
 
 __all__ = ["main", "build_parser", "default_book_url", "to_json", "print_pdf", "CHROMIUM_FLAGS"]
 
@@ -125,10 +126,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--book-url",
         metavar="URL",
-        help="the root of the book the metric names link to (default: the local build of the "
-        "book relative to the report)",
+        help=f"the root of the book the metric names link to (default: the published book, "
+        f"{DEFAULT_BOOK_URL}); a local build works too, e.g. file:///path/to/_build/html",
     )
     p.add_argument("--title", help="the page's title (default: Validation report)")
+    p.add_argument("--model", help="the model validated (name and version), in the page's header")
+    p.add_argument("--window", help="the window of the data, e.g. '2025-01 to 2025-12', in the header")
+    p.add_argument(
+        "--paper",
+        choices=PAPERS,
+        default="a4",
+        help="the printed page's size (the PDF and the browser's print): a4 (default) or letter",
+    )
     return p
 
 
@@ -147,18 +156,11 @@ def _literal(text: str | None) -> Any:
     return text
 
 
-def default_book_url(out_dir: Path) -> str:
-    """The book the links go to: the local build (``make book``) relative to ``out_dir``.
-
-    Without a checkout beside the package (an installed wheel), ``_build/html``.
-    """
-    root = Path(__file__).resolve().parents[2]
-    build = root / "_build" / "html"
-    if (build / "index.html").is_file():
-        try:
-            return Path(os.path.relpath(build, out_dir.resolve())).as_posix()
-        except ValueError:  # another drive (Windows)
-            return build.as_uri()
+def default_book_url(out_dir: Path | None = None) -> str:
+    """The book the links go to when ``--book-url`` is not given: the published book,
+    :data:`course_lib.report._html.DEFAULT_BOOK_URL` (an absolute URL, so a link works
+    wherever the page is opened or sent; ``out_dir`` is not used and stays for callers
+    of the old signature)."""
     return DEFAULT_BOOK_URL
 
 
@@ -282,6 +284,9 @@ def _compute(args: argparse.Namespace, argv: Sequence[str], step: Callable[[str]
         costs=tuple(args.costs) if args.costs else None,
         command=shlex.join([PROG, *argv]),
         progress=step,
+        title=args.title,
+        model=args.model,
+        window=args.window,
     )
     return dict(result.data)
 
@@ -322,8 +327,8 @@ def run(args: argparse.Namespace, argv: Sequence[str]) -> list[Path]:
     try:
         data = _compute(args, argv, progress.stage)
         progress.stage("writing the page")
-        book_url = args.book_url if args.book_url is not None else default_book_url(folder)
-        page = render(data, book_url=book_url, title=args.title)
+        book_url = args.book_url if args.book_url is not None else default_book_url()
+        page = render(data, book_url=book_url, paper=args.paper)
         html_tmp = temp(".html")
         html_tmp.write_text(page, encoding="utf-8")
         finals.append(out)
