@@ -68,7 +68,8 @@ class SparkEngine(SqlEngine):
     def __init__(self, data: Any, *, label: str, scores: str | Sequence[str],
                  weight: str | None = None, by: str | None = None, pos_label: Any = None,
                  session: Any = None, sep: str | None = None,
-                 decimal: str | None = None) -> None:
+                 decimal: str | None = None, bands: str | None = None,
+                 period: str | None = None) -> None:
         from pyspark.errors import PySparkException
         from pyspark.sql import SparkSession
 
@@ -85,7 +86,7 @@ class SparkEngine(SqlEngine):
             session = SparkRunner.start("local[2]", quiet=True).session
         self.session = session
         self._open(data, label=label, scores=scores, weight=weight, by=by,
-                   pos_label=pos_label)
+                   pos_label=pos_label, bands=bands, period=period)
 
     def _message(self, exc: Exception) -> str:
         text = str(exc).strip()
