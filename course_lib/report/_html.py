@@ -182,26 +182,18 @@ def _plain_text(fragment: str) -> str:
     return unescape(re.sub(r"<[^>]*>", "", fragment)).strip()
 
 
-#: Tables of this many columns or more (every table of the page) are stacked on a
-#: narrow screen: one block per row, each cell under its column's name
-#: (``data-label``), so no column is hidden.
-STACK_COLUMNS = 2
-
-
 def _table(head: Sequence[str], rows: Iterable[Sequence[str]], *, cls: str = "",
            caption: str = "", text: Iterable[int] = ()) -> str:
     """A table in a box that scrolls sideways on its own (never the page), with a
-    shadow at an edge that hides columns; from :data:`STACK_COLUMNS` columns on, each
-    row stacks as a block on a narrow screen (``report.css``), every cell labelled
-    with its column's name.
+    shadow at an edge that hides columns; on a narrow screen each row stacks as a block
+    (``report.css``), every cell labelled with its column's name (``data-label``).
 
     The first column labels the rows; the columns in ``text`` hold text (left-aligned),
     the others numbers (right-aligned, tabular figures).
     """
     text_cols = {0, *text}
     labels = [escape(_plain_text(h)) for h in head]
-    classes = " ".join(c for c in (cls, "stack" if len(head) >= STACK_COLUMNS else "") if c)
-    out = [f'<div class="table-wrap"><table class="{escape(classes)}">']
+    out = [f'<div class="table-wrap"><table class="{escape(cls)}">']
     if caption:
         out.append(f"<caption>{caption}</caption>")
     left = ' class="text"'
