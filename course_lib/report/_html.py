@@ -306,10 +306,18 @@ def _summary(report: Mapping[str, Any], book: _Book) -> str:
         (f"Negatives{unit}", _count(neg)),
         (book.link("imbalance", "Positive rate"), _pct(rate, 2)),
     ]
+    if weighted and s.get("positive_rows") is not None:
+        rows += [("Positive rows", _count(s.get("positive_rows"))),
+                 ("Negative rows", _count(s.get("negative_rows")))]
     if options.get("label") is not None:
         label = f"<code>{escape(str(options['label']))}</code>"
-        if options.get("pos_label") is not None:
-            label += f" = <code>{escape(str(options['pos_label']))}</code> is positive"
+        positive = s.get("positive_label", options.get("pos_label"))
+        if positive is not None:
+            shown = "true" if positive is True else "false" if positive is False else str(positive)
+            how = ("named by --pos-label" if options.get("pos_label") is not None
+                   else "a 0/1 or true/false label")
+            label += (f" = <code>{escape(shown)}</code> is positive: the positive class "
+                      f"({how}), {_count(s.get('positive_rows'))} rows")
         rows.insert(0, ("Label", label))
     if options.get("weight"):
         rows.append(
@@ -363,7 +371,32 @@ def _summary(report: Mapping[str, Any], book: _Book) -> str:
         )
     notes += [f"<li>{escape(str(n))}</li>" for n in report.get("notes") or []]
     note = f'<ul class="notes">{"".join(notes)}</ul>' if notes else ""
-    return _section("summary", "Data", f'<div class="two-col">{table}{score_table}</div>{note}')
+    return _warnings(report) + _section(
+        "summary", "Data", f'<div class="two-col">{table}{score_table}</div>{note}')
+
+
+def _warnings(report: Mapping[str, Any]) -> str:
+    """The report's warnings, in a box above everything else (also on stderr)."""
+    items = [w.get("message") if isinstance(w, Mapping) else w
+             for w in report.get("warnings") or []]
+    if not items:
+        return ""
+    lis = "".join(f"<li>{escape(str(m))}</li>" for m in items)
+    return (f'<aside class="warnings" role="alert" aria-label="Warnings"><p><strong>'
+            f"Warning{'s' if len(items) > 1 else ''}: read before the numbers</strong></p>"
+            f"<ul>{lis}</ul></aside>")
+
+
+#: How the two-sided KS's direction reads on the page.
+_KS_DIRECTION = {"F0 above F1": "positives score higher (F0 above F1)",
+                 "F1 above F0": "positives score lower (F1 above F0): reversed"}
+
+
+def _h_prior_text(block: Mapping[str, Any]) -> str:
+    prior = block.get("h_measure_prior")
+    if not isinstance(prior, Mapping):
+        return ""
+    return str(prior.get("text") or "")
 
 
 _METRIC_ROWS: list[tuple[str, str, str]] = [
@@ -372,13 +405,16 @@ _METRIC_ROWS: list[tuple[str, str, str]] = [
     ("auc_ci", "auc_ci", "AUC 95 % interval (DeLong)"),
     ("gini", "gini", "Gini = 2 AUC − 1"),
     ("gini_ci", "auc_ci", "Gini 95 % interval"),
-    ("ks", "ks", "KS"),
-    ("ks_score", "ks", "KS reached at score"),
+    ("ks_two_sided", "ks", "KS two-sided, max |F1 − F0|"),
+    ("ks_direction", "ks", "KS two-sided: direction, reached at score"),
+    ("ks", "ks", "KS one-sided, max(TPR − FPR)"),
+    ("ks_score", "ks", "KS one-sided reached at score"),
     ("average_precision", "average_precision", "Average precision"),
     ("pr_baseline", "pr_baseline", "PR baseline (positive rate)"),
     ("partial_auc", "partial_auc", "Partial AUC"),
     ("mcclish", "partial_auc", "Partial AUC, McClish-standardized"),
     ("h_measure", "h_measure", "H-measure"),
+    ("h_measure_prior", "h_measure", "H-measure's cost prior"),
     ("brier", "brier", "Brier score"),
     ("ece", "ece", "Expected calibration error"),
 ]
@@ -402,6 +438,20 @@ def _metrics(report: Mapping[str, Any], book: _Book) -> str:
                 cell = _fmt(part.get("value" if key == "partial_auc" else "mcclish")) if part else ""
             elif key == "ks_score":
                 cell = _score_value(block.get(key)) if block.get(key) is not None else ""
+            elif key in ("ks_two_sided", "ks_direction"):
+                ks2 = block.get("ks_two_sided")
+                if not isinstance(ks2, Mapping):
+                    cell = ""
+                elif key == "ks_two_sided":
+                    cell = _fmt(ks2.get("value"))
+                else:
+                    d = str(ks2.get("direction") or "")
+                    at = ks2.get("threshold")
+                    cell = (f'<span class="text">{escape(_KS_DIRECTION.get(d, d))}, at '
+                            f"{_score_value(at) if at is not None else '–'}</span>") if d else ""
+            elif key == "h_measure_prior":
+                cell = f'<span class="text">{escape(_h_prior_text(block))}</span>' \
+                    if _h_prior_text(block) else ""
             elif key in ("brier", "ece") and block.get(key) is None:
                 cell = ""
             else:
@@ -423,13 +473,17 @@ def _metrics(report: Mapping[str, Any], book: _Book) -> str:
             f'<div class="card-main">{_fmt(block.get("auc"), 3)}</div>'
             f'<div class="card-sub">AUC {_ci(block.get("auc_ci"), 3)}</div>'
             f'<div class="card-row"><span>Gini {_fmt(block.get("gini"), 3)}</span>'
-            f"<span>KS {_fmt(block.get('ks'), 3)}</span></div></div>"
+            f"<span>KS {_fmt((block.get('ks_two_sided') or {}).get('value', block.get('ks')), 3)}"
+            "</span></div></div>"
         )
     intro = (
         "<p>AUC, Gini, KS, partial AUC, the gains table and the operating points are exact: "
         "computed from the counts of every distinct score, no binning (hover over a value to "
         "see its exact fraction). The intervals are DeLong's, from the same counts. Each "
-        "metric's name links to the section of the book that explains it.</p>"
+        "metric's name links to the section of the book that explains it. The KS is given "
+        "two-sided, the largest gap between the class CDFs either way (as scipy's ks_2samp), "
+        "with the side where it lies and the score where it is reached, and one-sided, "
+        "max(TPR − FPR), the gap in the model's own direction (Youden's J).</p>"
     )
     return _section("metrics", "Metrics", f'<div class="cards">{"".join(cards)}</div>{intro}{table}')
 
@@ -717,8 +771,17 @@ _GAINS_JSON_ONLY = {"%", "%_1", "%_0", "cum_N0"}
 _SCORE_BOUNDS = {"max_score": "Highest score", "min_score": "Lowest score"}
 
 
+#: The gains table's headers that sum weights, as they read when weights are given.
+_GAINS_WEIGHT_HEADS = {"N": "Weight", "cum_%": "Cum. % weight", "N_1": "Positive weight",
+                       "cum_N1": "Cum. positive weight", "cum_%1": "Cum. % positive weight",
+                       "N_0": "Negative weight", "cum_%0": "Cum. % negative weight",
+                       "Prob": "Positive share of weight"}
+
+
 def _gains(report: Mapping[str, Any], book: _Book) -> str:
     scores: Mapping[str, Any] = report.get("scores") or {}
+    weighted = bool((report.get("summary") or {}).get("weighted"))
+    unit = "weight" if weighted else "rows"
     parts = []
     for name, block in scores.items():
         rows = block.get("gains_table") or []
@@ -732,7 +795,7 @@ def _gains(report: Mapping[str, Any], book: _Book) -> str:
             "Bin",
             *(_SCORE_BOUNDS[k] for k in bounds),
             *(escape(k) for k in extra),
-            *(h for _, h, _ in known),
+            *(_GAINS_WEIGHT_HEADS.get(k, h) if weighted else h for k, h, _ in known),
         ]
         body = []
         for i, row in enumerate(rows, start=1):
@@ -753,7 +816,7 @@ def _gains(report: Mapping[str, Any], book: _Book) -> str:
                     cells.append(_fmt(v, 4))
             body.append(cells)
         parts.append(_table(head, body, cls="gains",
-                            caption=f"<code>{escape(name)}</code>: ten bins of rows by decreasing "
+                            caption=f"<code>{escape(name)}</code>: ten bins of {unit} by decreasing "
                             "score; percentages in %; every column of the table is in the JSON."))
     if not parts:
         return ""
@@ -817,18 +880,21 @@ def _segments(report: Mapping[str, Any], book: _Book) -> str:
         return ""
     by = (_settings(report)).get("by")
     with_score = any("score" in s for s in segments)
+    weighted = bool((report.get("summary") or {}).get("weighted"))
     head = (["Score"] if with_score else []) + [
         "Segment",
-        "Rows",
-        "Positives",
+        "Weight" if weighted else "Rows",
+        "Positive weight" if weighted else "Positives",
         book.link("auc", "AUC"),
         book.link("auc_ci", "95 % interval"),
         book.link("gini", "Gini"),
-        book.link("ks", "KS"),
+        book.link("ks", "KS two-sided"),
+        book.link("ks", "KS one-sided"),
     ]
     body = []
     for s in segments:
         row = [f"<code>{escape(str(s.get('score')))}</code>"] if with_score else []
+        reversed_ks = s.get("ks_direction") == "F1 above F0"
         row += [
             escape(str(s.get("segment"))),
             _count(s.get("n")),
@@ -836,6 +902,9 @@ def _segments(report: Mapping[str, Any], book: _Book) -> str:
             _fmt(s.get("auc")),
             _ci(s.get("auc_ci")),
             _fmt(s.get("gini")),
+            _fmt(s.get("ks_two_sided")) + (
+                ' <span class="reversed" title="F1 above F0: the positives score lower">'
+                "reversed</span>" if reversed_ks else ""),
             _fmt(s.get("ks")),
         ]
         body.append(row)
@@ -844,7 +913,10 @@ def _segments(report: Mapping[str, Any], book: _Book) -> str:
     return _section("segments", book.link("segments", "Segments"), (
         f"<p>The same metrics within each segment{by_text}. An "
         "AUC in every segment can differ from the AUC of the whole: pooling segments with different "
-        f"positive rates mixes their rankings.</p>"
+        "positive rates mixes their rankings. A segment with fewer than "
+        f"{_settings(report).get('min_class', 10)} positives or negatives has no interval (see the "
+        "notes); the two-sided KS is marked <em>reversed</em> where the positives score lower. "
+        f"{'Weight and positive weight are sums of the weights.' if weighted else ''}</p>"
         f"{_table(head, body, cls='segments', text=text_cols)}"))
 
 
@@ -904,7 +976,7 @@ def _stability(report: Mapping[str, Any], book: _Book) -> str:
         "<p>Population stability index between the baseline "
         "sample and this one, over ten bins cut at the baseline's tie-aware deciles of each score: "
         "PSI = Σ (share − baseline share) · ln(share / baseline share), an empty bin counted as a share "
-        f"of 0.0001.</p>{''.join(parts)}"))
+        f"of {_value(stability[0].get('eps')) or 1e-4:g} (the floor).</p>{''.join(parts)}"))
 
 
 def _footer(report: Mapping[str, Any]) -> str:

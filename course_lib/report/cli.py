@@ -9,8 +9,14 @@ Writes ``--out`` (a self-contained HTML page), with ``--json`` every number besi
 (``report.json``) and with ``--pdf`` the page printed by headless Chromium
 (``report.pdf``). Progress goes to stderr (a bar per stage, on a terminal only).
 
-Bad input (a missing column, a label that is not binary, NaN or infinite scores, an empty
-file, one class only, a column name the engine refuses, an unreadable file) ends with one
+What may mislead (an AUC below 0.5, a score that determines the label, a constant score)
+is printed on stderr as ``classifier-report: warning: ...`` and shown at the top of the
+page; the exit code stays 0.
+
+Bad input (a missing column, a label that is not binary, a label other than 0/1 or
+true/false without ``--pos-label``, NaN, infinite or text scores, an empty file, one
+class only, a ``--by`` column of more than ``--max-levels`` values, a baseline on another
+scale, a column name the engine refuses, an unreadable file) ends with one
 line on stderr and exit code 2, and leaves no file behind: every output is written to a
 temporary file in the target folder and renamed only when all of them are complete.
 """
@@ -99,8 +105,35 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--pos-label",
         metavar="V",
-        help="the positive class of the label (default: 1 / true, or the larger of two values); "
-        "read as a number or true/false when it looks like one",
+        help="the positive class of the label: required unless the label is 0/1 or true/false "
+        "(then 1 / true is positive); read as a number or true/false when it looks like one",
+    )
+    p.add_argument(
+        "--h-prior",
+        choices=("r", "hand"),
+        default="r",
+        help="the H-measure's cost density: r, the R package hmeasure's Beta(2, 1 + pi0/pi1) "
+        "(default), or hand, Hand's (2009) Beta(2, 2)",
+    )
+    p.add_argument(
+        "--min-class",
+        type=int,
+        default=10,
+        metavar="N",
+        help="a segment with fewer than N positives or negatives gets no interval (default: 10)",
+    )
+    p.add_argument(
+        "--max-levels",
+        type=int,
+        default=50,
+        metavar="N",
+        help="refuse a --by column of more than N distinct values (default: 50; bin it first)",
+    )
+    p.add_argument("--sep", metavar="C", help="the CSV input's field separator (e.g. ';')")
+    p.add_argument(
+        "--decimal",
+        choices=(".", ","),
+        help="the CSV input's decimal mark (',' for 0,5; then --sep must not be ',')",
     )
     p.add_argument(
         "--max-fpr",
@@ -280,6 +313,11 @@ def _compute(args: argparse.Namespace, argv: Sequence[str], step: Callable[[str]
         baseline=args.baseline,
         engine=args.engine,
         pos_label=pos_label,
+        h_prior=args.h_prior,
+        min_class=args.min_class,
+        max_levels=args.max_levels,
+        sep=args.sep,
+        decimal=args.decimal,
         max_fpr=args.max_fpr,
         costs=tuple(args.costs) if args.costs else None,
         command=shlex.join([PROG, *argv]),
@@ -326,6 +364,8 @@ def run(args: argparse.Namespace, argv: Sequence[str]) -> list[Path]:
 
     try:
         data = _compute(args, argv, progress.stage)
+        for warning in data.get("warnings") or []:  # on the page too, at its top
+            print(f"{PROG}: warning: {warning['message']}", file=sys.stderr)
         progress.stage("writing the page")
         book_url = args.book_url if args.book_url is not None else default_book_url()
         page = render(data, book_url=book_url, paper=args.paper)
