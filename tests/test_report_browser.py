@@ -1,6 +1,8 @@
 """The validation report as a reader meets it: opened in headless Chromium with the
 network cut off, at desktop (1280 px) and phone (390 px) width, in light and dark mode.
-Every figure and table is drawn, nothing makes the page scroll sideways, the page asks
+Every figure and table is drawn, nothing makes the page scroll sideways (a table wider
+than its box shows a scroll shadow; at 390 px every table stacks its rows, each cell
+labelled, so no column is out of sight, and the SHA-256 wraps), the page asks
 for nothing outside itself, dark mode is dark and legible, and every metric link resolves
 to an existing section of the book.
 
@@ -77,8 +79,13 @@ LAYOUT_JS = """() => {
     tables: Array.from(document.querySelectorAll('table')).map(t => {
       const wrap = t.closest('.table-wrap');
       return {cls: t.className, rows: t.querySelectorAll('tbody tr').length,
-              wrapRight: box(wrap).right, scrolls: getComputedStyle(wrap).overflowX};
+              wrapRight: box(wrap).right, scrolls: getComputedStyle(wrap).overflowX,
+              fits: wrap.scrollWidth <= wrap.clientWidth + 1,
+              cue: getComputedStyle(wrap).backgroundImage.includes('gradient'),
+              hidden: Array.from(t.querySelectorAll('tbody td, tbody th'))
+                        .filter(c => box(c).right > box(wrap).right + 1).length};
     }),
+    hashes: Array.from(document.querySelectorAll('code.hash')).map(e => box(e).right),
     wide: Array.from(document.querySelectorAll('body *')).filter(e => !e.closest('.table-wrap, svg'))
             .filter(e => box(e).right > vw + 1).map(e => e.tagName + '.' + e.className).slice(0, 5),
   };
@@ -143,6 +150,10 @@ def test_report_in_chromium(report_page, tmp_path, width, scheme):
         assert t["rows"] >= 1, t
         assert t["wrapRight"] <= layout["viewport"] + 1, t  # a wide table scrolls inside its box
         assert t["scrolls"] == "auto"
+        assert t["fits"] or t["cue"], t  # a table wider than its box shows a scroll shadow
+        if width == 390:  # on a phone every table stacks: no column out of sight
+            assert t["fits"] and t["hidden"] == 0, t
+    assert layout["hashes"] and max(layout["hashes"]) <= layout["viewport"] + 1  # the SHA-256 wraps
     assert layout["scrollWidth"] <= layout["viewport"], layout["wide"]
     assert layout["wide"] == []
     # dark mode is dark, light mode light, and text, ticks, curves and links stay legible
