@@ -1588,6 +1588,8 @@ class BandAcc:
     def result(self) -> BandCounts:
         """The bands' sums, in the data's units."""
         scale = self.totals.scale
+        pos: np.ndarray
+        obligors: np.ndarray
         if self.totals.integral:
             pos = np.array([int(v) for v in self.pos], dtype=np.int64)
             obligors = pos + np.array([int(v) for v in self.neg], dtype=np.int64)

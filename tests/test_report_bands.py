@@ -18,7 +18,6 @@ import course_lib as cl
 from course_lib.report import report
 
 
-
 def statsmodels_api():
     """statsmodels (requirements-test.txt, installed by `make test`): required in CI."""
     if os.environ.get("CI"):

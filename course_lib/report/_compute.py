@@ -48,12 +48,12 @@ from .._stream import (
     PartialAcc,
     PlacementTable,
     Totals,
+    citl_counts,
     decile_lows,
     delong_interval,
-    paired_delong,
-    citl_counts,
     hosmer_lemeshow_counts,
     logistic_recalibration,
+    paired_delong,
     psi,
     psi_value,
     run,
@@ -696,7 +696,7 @@ def _calibration_bands(
         citl.update(z=math.nan, p_value=math.nan)
         notes.append(f"{name}: no tests of calibration: the weights are not integers (the "
                      "tests count obligors)")
-    fit = logistic_recalibration(lambda: engine.groups(name, chunk=chunk), t, clip=CLIP)
+    fit = logistic_recalibration(_reread(engine, name, None, summary, chunk), t, clip=CLIP)
     rec = recalibration(fit, level, summary.integral)
     if not rec.converged:
         notes.append(f"{name}: no calibration slope: the score is constant or separates "
@@ -768,6 +768,22 @@ def _one_segment(chunks: Iterable[Groups], key: Any) -> Iterator[Groups]:
             yield piece
 
 
+#: At most this many groups are kept in memory for a stream read many times (the
+#: recalibration's Newton passes, the periods' PSI): one query instead of several.
+KEEP_GROUPS = 2**20
+
+
+def _reread(engine: Engine, name: str, by: str | None, summary: Summary,
+            chunk: int) -> Callable[[], Iterable[Groups]]:
+    """A stream of the groups of ``name`` (split ``by``) to read several times: kept
+    in memory when there are at most :data:`KEEP_GROUPS` (the same chunks each time),
+    else asked of the engine again at each read."""
+    if summary.used > KEEP_GROUPS:
+        return lambda: engine.groups(name, by=by, chunk=chunk)
+    kept = list(engine.groups(name, by=by, chunk=chunk))
+    return lambda: kept
+
+
 def _periods(engine: Engine, baseline: Engine | None, name: str, period: str,
              summary: Summary, level: float, chunk: int, notes: list[str],
              min_class: int) -> list[dict[str, Any]]:
@@ -775,24 +791,25 @@ def _periods(engine: Engine, baseline: Engine | None, name: str, period: str,
     with DeLong intervals and KS (the segments' numbers, :func:`_segments`), and the
     PSI against the first period, or against the baseline when there is one."""
     rows = _segments(engine, name, period, summary, level, chunk, notes, min_class)
+    if not rows:
+        return []
+    stream = _reread(engine, name, period, summary, chunk)
     if baseline is not None:
         bs = baseline.summary()
         n_ref: Any = (int(bs.positives) + int(bs.negatives) if bs.integral
                       else float(bs.positives) + float(bs.negatives))
         lows = decile_lows(baseline.groups(name, chunk=chunk), n_ref)
         expected = psi(baseline.groups(name, chunk=chunk), lows)["counts"]
-    elif rows:
+    else:
         first = rows[0]["segment"]
         n_ref = sum(float(c[1].sum()) + float(c[2].sum()) for c in
-                    _one_segment(engine.groups(name, by=period, chunk=chunk), first))
+                    _one_segment(stream(), first))
         if summary.integral:
             n_ref = int(n_ref)
-        lows = decile_lows(_one_segment(engine.groups(name, by=period, chunk=chunk), first),
-                           n_ref)
-        expected = psi(_one_segment(engine.groups(name, by=period, chunk=chunk), first),
-                       lows)["counts"]
+        lows = decile_lows(_one_segment(stream(), first), n_ref)
+        expected = psi(_one_segment(stream(), first), lows)["counts"]
     counts: dict[Any, np.ndarray] = {}
-    for seg, piece in split_segments(engine.groups(name, by=period, chunk=chunk)):
+    for seg, piece in split_segments(stream()):
         k = _key(seg)
         counts[k] = psi([piece], lows, counts=counts.get(k))["counts"]
     out = []
