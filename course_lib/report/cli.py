@@ -94,7 +94,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--baseline",
         metavar="OTHER",
-        help="a baseline sample (same columns): the population stability index of each score",
+        help="a baseline sample (same columns), e.g. the development sample: the population "
+        "stability index of each score and the unpaired DeLong test of its AUC against the "
+        "baseline's",
+    )
+    p.add_argument(
+        "--bands",
+        metavar="COL",
+        help="a column of bands (grades, pools) for the calibration table of probability "
+        "scores (default: one band per distinct score when there are at most 20, else the "
+        "score deciles)",
+    )
+    p.add_argument(
+        "--period",
+        metavar="COL",
+        help="a period column: rows, positive rate, Gini with its interval and PSI per period "
+        "(against the first period, or --baseline)",
     )
     p.add_argument(
         "--engine",
@@ -288,7 +303,8 @@ def _stages(args: argparse.Namespace) -> int:
     """How many stages a run has: reading, the summary, each score (and its segments and
     stability), each pair of scores, the page, the PDF."""
     n = len(args.scores)
-    per_score = 1 + (1 if args.by else 0) + (1 if args.baseline else 0)
+    per_score = (2 + (1 if args.by else 0) + (2 if args.baseline else 0)
+                 + (1 if args.period else 0))
     return (
         2
         + n * per_score
@@ -310,6 +326,8 @@ def _compute(args: argparse.Namespace, argv: Sequence[str], step: Callable[[str]
         scores=list(args.scores),
         weight=args.weight,
         by=args.by,
+        bands=args.bands,
+        period=args.period,
         baseline=args.baseline,
         engine=args.engine,
         pos_label=pos_label,
