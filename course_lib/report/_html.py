@@ -326,6 +326,18 @@ def _summary(report: Mapping[str, Any], book: _Book) -> str:
                 f"<code>{escape(str(options['weight']))}</code>",
             )
         )
+    weights = report.get("weights") or {}
+    if weights.get("text"):
+        rows.append(("Weights are", escape(str(weights["text"]))))
+    boot = report.get("bootstrap") or {}
+    if boot:
+        rows.append((
+            "Intervals",
+            f"bootstrap percentile, {_count(boot.get('replicates'))} replicates, seed "
+            f"{escape(str(boot.get('seed')))}, rows resampled within each class; "
+            f"{_count(boot.get('rows'))} rows ({_count(boot.get('positive_rows'))} positive) "
+            "behind each",
+        ))
     table = _table(["Data", ""], rows, cls="summary kv")
     scores = list((report.get("scores") or {}).keys())
     per_score = []
@@ -402,7 +414,7 @@ def _h_prior_text(block: Mapping[str, Any]) -> str:
 _METRIC_ROWS: list[tuple[str, str, str]] = [
     # (key, book section, label)
     ("auc", "auc", "AUC"),
-    ("auc_ci", "auc_ci", "AUC 95 % interval (DeLong)"),
+    ("auc_ci", "auc_ci", "AUC 95 % interval"),
     ("gini", "gini", "Gini = 2 AUC − 1"),
     ("gini_ci", "auc_ci", "Gini 95 % interval"),
     ("ks_two_sided", "ks", "KS two-sided, max |F1 − F0|"),
@@ -418,6 +430,18 @@ _METRIC_ROWS: list[tuple[str, str, str]] = [
     ("brier", "brier", "Brier score"),
     ("ece", "ece", "Expected calibration error"),
 ]
+
+
+def _interval_text(report: Mapping[str, Any]) -> str:
+    """Which intervals the page shows: DeLong's, or the bootstrap's (sampling weights)."""
+    boot = report.get("bootstrap") or {}
+    if not boot:
+        return "The intervals are DeLong's, from the same counts."
+    return (f"The weights are sampling weights, so the intervals (AUC, Gini, KS, the paired "
+            f"differences, each segment's) are bootstrap percentile intervals: "
+            f"{_count(boot.get('replicates'))} replicates with seed "
+            f"{escape(str(boot.get('seed')))}, the rows resampled within each class and "
+            "weighted; DeLong's interval counts objects and does not apply.")
 
 
 def _metrics(report: Mapping[str, Any], book: _Book) -> str:
@@ -479,7 +503,7 @@ def _metrics(report: Mapping[str, Any], book: _Book) -> str:
     intro = (
         "<p>AUC, Gini, KS, partial AUC, the gains table and the operating points are exact: "
         "computed from the counts of every distinct score, no binning (hover over a value to "
-        "see its exact fraction). The intervals are DeLong's, from the same counts. Each "
+        f"see its exact fraction). {_interval_text(report)} Each "
         "metric's name links to the section of the book that explains it. The KS is given "
         "two-sided, the largest gap between the class CDFs either way (as scipy's ks_2samp), "
         "with the side where it lies and the score where it is reached, and one-sided, "

@@ -89,7 +89,30 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SCORE",
         help="a score column (larger = more likely positive); repeat to compare scores",
     )
-    p.add_argument("--weight", help="a column of non-negative row weights")
+    p.add_argument("--weight", help="a column of non-negative row weights (see --weight-kind)")
+    p.add_argument(
+        "--weight-kind",
+        choices=("frequency", "sampling"),
+        help="what the weights are: frequency (integer counts: a row of weight k counts as k "
+        "rows; DeLong intervals) or sampling (survey or inverse-probability weights: "
+        "bootstrap percentile intervals over the rows). Default: integer weights are "
+        "frequency weights, other weights are refused",
+    )
+    p.add_argument(
+        "--replicates",
+        type=int,
+        default=1000,
+        metavar="B",
+        help="bootstrap replicates for sampling weights (default: 1000)",
+    )
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        metavar="S",
+        help="seed of the bootstrap (default: 0; the same seed gives the same intervals "
+        "on every engine)",
+    )
     p.add_argument("--by", help="a segment column: the metrics within each segment")
     p.add_argument(
         "--baseline",
@@ -311,6 +334,7 @@ def _stages(args: argparse.Namespace) -> int:
         + n * (n - 1) // 2
         + 1
         + (1 if args.pdf else 0)
+        + (1 if args.weight_kind == "sampling" else 0)  # the bootstrap
     )
 
 
@@ -325,6 +349,9 @@ def _compute(args: argparse.Namespace, argv: Sequence[str], step: Callable[[str]
         label=args.label,
         scores=list(args.scores),
         weight=args.weight,
+        weight_kind=args.weight_kind,
+        replicates=args.replicates,
+        seed=args.seed,
         by=args.by,
         bands=args.bands,
         period=args.period,
