@@ -87,7 +87,7 @@ def spark_session():
 # named without "spark" still passes, in the unit of its file, with a session of its own.
 
 BOOK_FILES = ("tests/test_book.py", "tests/test_pdf.py")
-SPARK_FILES = ("tests/test_sql.py", "tests/test_report_engines.py")
+SPARK_FILES = ("tests/test_sql.py", "tests/test_report_engines.py", "tests/test_report_guards.py")
 ATTACKS_FILE = "tests/test_sandbox_attacks.py"
 
 #: Rough seconds of a unit with two workers on two busy cores (issue 29), for the order
