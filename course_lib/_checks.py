@@ -526,6 +526,39 @@ def check_flag(value: Any, name: str) -> bool:
     raise ValueError(f"{name} must be True or False, got {value!r}")
 
 
+def check_integer(
+    value: Any, name: str, *, low: int, high: int | None = None, high_name: str | None = None
+) -> int:
+    """An integer (Python or numpy, not a bool) of at least ``low`` (and at most
+    ``high``, described as ``high_name`` when given) as an int, or a ValueError that
+    names the argument.
+
+    >>> check_integer(np.int64(3), "n_bins", low=1)
+    3
+    >>> check_integer(2.0, "n_bins", low=1)
+    Traceback (most recent call last):
+    ...
+    ValueError: n_bins must be an integer, got 2.0
+    >>> check_integer(0, "n_bins", low=1)
+    Traceback (most recent call last):
+    ...
+    ValueError: n_bins must be an integer >= 1, got 0
+    >>> check_integer(9, "n_bins", low=1, high=5, high_name="the number of samples 5")
+    Traceback (most recent call last):
+    ...
+    ValueError: n_bins must be between 1 and the number of samples 5, got 9
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Integral, np.integer)):
+        raise ValueError(f"{name} must be an integer, got {value!r}")
+    v = int(value)
+    if high is None:
+        if v < low:
+            raise ValueError(f"{name} must be an integer >= {low}, got {v}")
+    elif not low <= v <= high:
+        raise ValueError(f"{name} must be between {low} and {high_name or high}, got {v}")
+    return v
+
+
 def check_seed(seed: Any, name: str = "seed") -> np.random.Generator:
     """``numpy.random.default_rng(seed)`` for an int, a Generator or None; a
     ValueError naming the argument for anything else.
@@ -579,6 +612,17 @@ def _scale_by_top(w: np.ndarray, top: float) -> np.ndarray:
     if -1022 <= exponent <= 1022:  # 2**-exponent is a normal float: one exact product,
         return w * 2.0**-exponent  # correctly rounded as ldexp's (and 4x faster)
     return np.ldexp(w, -exponent)
+
+
+def are_counts(w: np.ndarray | None) -> bool:
+    """Whether weights are counts: none, or all whole numbers with a sum below ``2**53``
+    (float64 sums of them are then exact), as the exact results and the tests of
+    counts (binomial, DeLong) need.
+
+    >>> are_counts(None), are_counts(np.array([1.0, 3.0])), are_counts(np.array([0.5]))
+    (True, True, False)
+    """
+    return w is None or bool((w == np.floor(w)).all() and float(w.sum()) < 2**53)
 
 
 def integer_weights(w: np.ndarray | None) -> np.ndarray | None:

@@ -40,8 +40,10 @@ import pandas as pd
 from scipy.special import ndtri
 
 from ._checks import (
+    are_counts,
     check_binary,
     check_binary_exact,
+    check_integer,
     check_labels,
     check_scores,
     check_weights,
@@ -953,12 +955,6 @@ class Recalibration(NamedTuple):
     clipped: float
 
 
-def _check_count(value: Any, name: str, low: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-        raise ValueError(f"{name} must be an int >= {low}, got {value!r}")
-    return int(value)
-
-
 def band_rule(distinct: int, *, given: bool = False, max_grades: int = 20) -> str:
     """The band rule of :func:`calibration_bands`: ``"given"`` for bands given,
     ``"grades"`` (one band per distinct score) for at most ``max_grades`` distinct
@@ -1001,10 +997,10 @@ def _band_counts(
 ) -> tuple[BandCounts, str, bool]:
     """Validated input summed by :class:`~course_lib._stream.BandAcc`: the counts, the
     rule and whether they are counts (no weights or integer weights)."""
-    n_bins = _check_count(n_bins, "n_bins", 1)
-    max_grades = _check_count(max_grades, "max_grades", 0)
+    n_bins = check_integer(n_bins, "n_bins", low=1)
+    max_grades = check_integer(max_grades, "max_grades", low=0)
     y, p, w = _check_prob(y_true, y_prob, sample_weight, what, scale=False)
-    integral = w is None or bool((w == np.floor(w)).all() and float(w.sum()) < 2**53)
+    integral = are_counts(w)
     m1, m0 = class_totals(y, w)
     totals = Totals.of(m1, m0, integral)
     if bands is None:
@@ -1162,7 +1158,7 @@ def calibration_in_the_large(
     """
     y, p, w = _check_prob(y_true, y_prob, sample_weight, "calibration-in-the-large",
                           scale=False)
-    integral = w is None or bool((w == np.floor(w)).all() and float(w.sum()) < 2**53)
+    integral = are_counts(w)
     m1, m0 = class_totals(y, w)
     totals = Totals.of(m1, m0, integral)
     acc = BandAcc(totals, "given")
@@ -1234,7 +1230,7 @@ def calibration_slope(
         raise ValueError(f"clip must be a number in (0, 0.5), got {clip!r}")
     y, p, w = _check_prob(y_true, y_prob, sample_weight, "the calibration slope",
                           scale=False)
-    integral = w is None or bool((w == np.floor(w)).all() and float(w.sum()) < 2**53)
+    integral = are_counts(w)
     chunks, totals = in_memory(y, p, w, integral=integral)
     fit = logistic_recalibration(lambda: chunks, totals, clip=float(clip))
     return recalibration(fit, float(level), integral)

@@ -32,6 +32,7 @@ import pandas as pd
 from ._checks import (
     check_binary,
     check_flag,
+    check_integer,
     check_scores,
     integer_weights,
     need_classes,
@@ -681,11 +682,8 @@ def gains_table(y_true: Any, y_score: Any, *, n_bins: int = 10) -> pd.DataFrame:
 
 def _gains_bins(n_bins: Any, n: int) -> int:
     """``n_bins`` of a gains table of ``n`` objects, checked."""
-    if isinstance(n_bins, bool) or not isinstance(n_bins, numbers.Integral):
-        raise ValueError(f"n_bins must be an integer, got {n_bins!r}")
-    if not 1 <= int(n_bins) <= n:
-        raise ValueError(f"n_bins must be between 1 and the number of samples {n}, got {n_bins}")
-    return int(n_bins)
+    return check_integer(n_bins, "n_bins", low=1, high=n,
+                         high_name=f"the number of samples {n}")
 
 
 def gains_table_of(chunks: Any, totals: Totals, n_bins: int) -> pd.DataFrame:
@@ -742,12 +740,8 @@ def population_stability_index(
     """
     e = check_scores(expected, name="expected")
     a = check_scores(actual, name="actual")
-    if isinstance(n_bins, bool) or not isinstance(n_bins, numbers.Integral):
-        raise ValueError(f"n_bins must be an integer, got {n_bins!r}")
-    if not 1 <= n_bins <= e.size:
-        raise ValueError(
-            f"n_bins must be between 1 and the number of baseline scores {e.size}, got {n_bins}"
-        )
+    n_bins = check_integer(n_bins, "n_bins", low=1, high=e.size,
+                           high_name=f"the number of baseline scores {e.size}")
     if isinstance(eps, bool) or not isinstance(eps, numbers.Real) or not 0 < eps < 1:
         raise ValueError(f"eps must be a number in (0, 1), got {eps!r}")
 

@@ -44,7 +44,13 @@ from typing import Any
 
 import numpy as np
 
-from ._checks import UndefinedMetricWarning, check_binary, need_classes, scale_weights
+from ._checks import (
+    UndefinedMetricWarning,
+    check_binary,
+    check_integer,
+    need_classes,
+    scale_weights,
+)
 from ._groups import cumulative_counts, with_origin
 from .confusion import (
     accuracy,
@@ -132,12 +138,7 @@ def _check_costs(costs: Any) -> tuple[float, float] | None:
 
 
 def _check_max_thresholds(max_thresholds: Any) -> int:
-    if isinstance(max_thresholds, bool) or not isinstance(max_thresholds, numbers.Integral):
-        raise ValueError(f"max_thresholds must be an integer, got {max_thresholds!r}")
-    limit = int(max_thresholds)
-    if not 10 <= limit <= 1000:
-        raise ValueError(f"max_thresholds must be between 10 and 1000, got {limit}")
-    return limit
+    return check_integer(max_thresholds, "max_thresholds", low=10, high=1000)
 
 
 def _thin(selected: np.ndarray, landmarks: set[int], limit: int) -> np.ndarray:

@@ -11,6 +11,7 @@ from functools import cached_property
 import numpy as np
 import sympy
 
+from .._checks import check_integer
 from .core import PI, THETA, CurvePoints, ModelBase, ModelCurve, U, _numeric
 
 __all__ = ["NumericPart"]
@@ -60,8 +61,7 @@ class NumericPart(ModelBase):
         """
         if curve.x.has(PI) or curve.y.has(PI):
             raise ValueError("the curve depends on the symbol pi: build it with a numeric pi")
-        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 2:
-            raise ValueError(f"n must be an integer >= 2, got {n!r}")
+        n = check_integer(n, "n", low=2)
         lo, hi = self.support
         theta = np.empty(n)
         theta[0], theta[-1] = float(hi), float(lo)

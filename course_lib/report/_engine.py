@@ -29,7 +29,7 @@ from typing import Any, NamedTuple, Protocol, runtime_checkable
 import numpy as np
 import pandas as pd
 
-from .._checks import check_labels, check_scores, check_weights, need_classes
+from .._checks import are_counts, check_labels, check_scores, check_weights, need_classes
 from .._groups import score_groups
 from ._refuse import refuse
 from ._sources import read_frame
@@ -471,8 +471,7 @@ class MemoryEngine:
         return float(self._w[self._y].sum()), float(self._w[~self._y].sum())
 
     def _integral(self) -> bool:
-        w = self._w
-        return w is None or bool((w == np.floor(w)).all() and float(w.sum()) < 2**53)
+        return are_counts(self._w)
 
     def summary(self) -> Summary:
         """Rows read, used and dropped, class totals, distinct and tied scores."""
