@@ -163,7 +163,9 @@ def split_segments(chunks: Iterable[Groups]) -> Iterator[tuple[Any, Groups]]:
 #: The share a PSI bin counts when it is empty (see :func:`course_lib._stream.psi`).
 PSI_EPS = 1e-4
 
-#: Each metric's section of the book (relative to the book's root).
+#: Each metric's section of the book (relative to the book's root): the one table of
+#: the report's links (the page's ``_html.BOOK_SECTIONS`` is this dict;
+#: ``tests/test_report_page.py`` checks each against the chapters' headings).
 LINKS: dict[str, str] = {
     "auc": "notebooks/03_auc_pairs.html#one-number-three-ways",
     "auc_ci": "notebooks/11_sampling.html#confidence-intervals-for-the-auc",
@@ -190,6 +192,16 @@ LINKS: dict[str, str] = {
     "segments": "notebooks/18_validation_report.html"
                 "#segments-and-a-pooled-auc-that-no-segment-reaches",
     "stability": "notebooks/18_validation_report.html#stability-has-the-population-moved",
+    "cost_optimal": "notebooks/02_roc_grid.html"
+                    "#iso-performance-lines-and-the-best-operating-point",
+    "weights": "notebooks/03_auc_pairs.html#weights-a-grid-of-unequal-cells",
+    "imbalance": "notebooks/11_sampling.html#imbalanced-classes",
+    "gains_ties": "notebooks/14_warehouse.html#the-decile-table-without-splitting-a-tie",
+    "calibration_bands": "notebooks/15_calibration.html#calibration-is-not-ranking",
+    "recalibration": "notebooks/15_calibration.html"
+                     "#recalibration-platt-scaling-and-isotonic-regression",
+    "baseline_test": "notebooks/11_sampling.html#confidence-intervals-for-the-auc",
+    "periods": "notebooks/18_validation_report.html#stability-has-the-population-moved",
 }
 
 
@@ -346,7 +358,7 @@ def _score_report(
             f"{name}: no DeLong interval: the weights are not integers (the interval "
             "counts objects; fractional weights have no sample size)"
         )
-    elif math.isnan(variance):
+    elif delong_ok and math.isnan(variance):
         notes.append(f"{name}: no DeLong interval: fewer than two objects of a class")
     lo, hi = delong_interval(float(a), variance, level)
     hx, hy, harea = hull.result()
@@ -410,7 +422,7 @@ def _score_report(
     if calib is not None:
         cr = calib.result()
         out["brier"], out["ece"] = number(cr["brier"]), number(cr["ece"])
-        c["reliability"] = _reliability(cr["reliability"], t, level)
+        c["reliability"] = _reliability(cr["reliability"], t, level, counts=delong_ok)
     else:
         c["reliability"] = None
     out["curves"] = c
@@ -418,25 +430,32 @@ def _score_report(
     return out, (int(auc.num) if t.integral else None), table
 
 
-def _reliability(r: dict[str, Any], t: Totals, level: float) -> dict[str, Any]:
+def _reliability(r: dict[str, Any], t: Totals, level: float,
+                 counts: bool = True) -> dict[str, Any]:
     """The reliability bins with the Jeffreys interval of each bin's observed rate
     (:func:`course_lib.binomial_interval`); counts only: a weight sum is not a number
-    of objects, so with fractional weights the bounds are None."""
+    of objects, so with fractional weights, or sampling weights (``counts`` false),
+    the bounds are None."""
     n = len(r["weight"])
-    if t.integral and n:
+    counts = counts and t.integral
+    if counts and n:
         low, high = binomial_interval(r["positives"], r["weight"], level=level)
         lows, highs = low.tolist(), high.tolist()
     else:
         lows, highs = [None] * n, [None] * n
     return {**r, "ci_low": lows, "ci_high": highs,
-            "interval": {"method": "jeffreys", "level": level} if t.integral else None}
+            "interval": {"method": "jeffreys", "level": level} if counts else None}
 
 
 def _segments(
     engine: Engine, name: str, by: str, summary: Summary, level: float, chunk: int,
     notes: list[str], min_class: int = MIN_CLASS,
     warnings: list[dict[str, Any]] | None = None, delong_ok: bool = True,
+    what: str = "segment",
 ) -> list[dict[str, Any]]:
+    """Per value of ``by`` (a ``what``: segment, period, as the notes name it): its
+    weight, positives, AUC with DeLong's interval (unless ``delong_ok`` is false, or it
+    has fewer than ``min_class`` of a class), Gini and the two KS."""
     g_totals = Totals.of(summary.positives, summary.negatives, summary.integral)
     scale = g_totals.scale
     first: dict[Any, tuple[Any, Any, Any]] = {}  # segment -> (m1, m0, numerator)
@@ -483,7 +502,7 @@ def _segments(
             "positives": number(m1 / scale if not summary.integral else m1),
         }
         if not (m1 > 0 and m0 > 0):
-            notes.append(f"{name}: segment {seg!r} has one class only: no AUC")
+            notes.append(f"{name}: {what} {seg!r} has one class only: no AUC")
             row.update(auc=None, auc_ci=[None, None], gini=None, ks=None,
                        ks_two_sided=None, ks_direction=None)
         else:
@@ -491,7 +510,7 @@ def _segments(
             a.num = num
             auc = a.result()
             variance = dl.variance() if dl is not None else math.nan
-            few = too_few(f"{name}: segment {seg!r}", m1 / scale if not summary.integral
+            few = too_few(f"{name}: {what} {seg!r}", m1 / scale if not summary.integral
                           else m1, m0 / scale if not summary.integral else m0, min_class)
             if few is not None:
                 notes.append(few)
@@ -504,7 +523,7 @@ def _segments(
             if warnings is not None and auc < Fraction(1, 2):
                 warnings.append(_warning(
                     "auc_below_half", name,
-                    f"{name}: in segment {seg!r} the AUC is {float(auc):.4f}, below 0.5: "
+                    f"{name}: in {what} {seg!r} the AUC is {float(auc):.4f}, below 0.5: "
                     "the score ranks this segment backwards", segment=_plain_segment(seg)))
         rows.append(row)
     return rows
@@ -648,6 +667,15 @@ BAND_TEXT: dict[str, str] = {
     "given": "the values of the bands column",
 }
 
+#: Why the tests that count objects (binomial, Jeffreys, Hosmer-Lemeshow, the z of
+#: calibration-in-the-large, Wald and DeLong intervals) are left out, by the weights.
+NO_COUNT_TESTS: dict[str, str] = {
+    "sampling": "the weights are sampling weights: the binomial, Jeffreys, Hosmer-Lemeshow "
+                "and DeLong tests and the Wald intervals count objects, and a sampling "
+                "weight is not a count of objects",
+    "fractional": "the weights are not integers: the tests count objects",
+}
+
 #: What the band tests test, as the report states it.
 BAND_TESTS_TEXT = (
     "one-sided, as the ECB's IRB validation reporting template: H0 the band's PD (its mean "
@@ -658,12 +686,16 @@ BAND_TESTS_TEXT = (
 
 def _calibration_bands(
     engine: Engine, name: str, summary: Summary, level: float, chunk: int,
-    notes: list[str],
+    notes: list[str], sampling: bool = False,
 ) -> dict[str, Any] | None:
     """The calibration table of a probability score: per band the obligors, positives,
     mean score, observed rate and the one-sided binomial and Jeffreys tests; over the
     bands Hosmer-Lemeshow; over everything calibration-in-the-large and the logistic
-    recalibration (intercept and slope with Wald intervals)."""
+    recalibration (intercept and slope with Wald intervals).
+
+    The tests and the intervals count obligors: with sampling weights, or weights that
+    are not integers, they are left out (None) and ``"omitted"`` says why; the bands'
+    numbers, the observed and expected rates and the fitted slope and intercept stay."""
     if not summary.probabilities[name]:
         notes.append(f"{name}: no calibration by band: the scores are not all in [0, 1] "
                      "(not probabilities)")
@@ -679,25 +711,26 @@ def _calibration_bands(
     else:
         run(engine.groups(name, chunk=chunk), t, acc)
     counts = acc.result()
-    frame = bands_frame(counts, summary.integral)
+    counted = summary.integral and not sampling  # the weights count obligors
+    omitted = None if counted else NO_COUNT_TESTS["sampling" if sampling else "fractional"]
+    frame = bands_frame(counts, counted)
     rows = []
     for key, rec in zip(counts.keys, frame.to_dict("records")):
         row = {k: number(v) if k not in ("band", "max_score", "min_score") else v
                for k, v in rec.items()}
         row["band"] = _plain_segment(None if key == ("<missing>",) else key)
-        if not summary.integral:
+        if not counted:
             row["binomial_p"] = row["jeffreys_p"] = None
         rows.append(row)
     stat, df, p_hl = hosmer_lemeshow_counts(counts.obligors, counts.positives, counts.sum_p)
     citl = citl_counts(counts.obligors.sum(), counts.positives.sum(), counts.sum_p.sum(),
                        counts.sum_pq.sum())
-    if not summary.integral:
-        p_hl = math.nan
+    if not counted:  # the statistic too: with weights it scales with their sum
+        stat = p_hl = math.nan
         citl.update(z=math.nan, p_value=math.nan)
-        notes.append(f"{name}: no tests of calibration: the weights are not integers (the "
-                     "tests count obligors)")
+        notes.append(f"{name}: no tests of calibration by band: {omitted}")
     fit = logistic_recalibration(_reread(engine, name, None, summary, chunk), t, clip=CLIP)
-    rec = recalibration(fit, level, summary.integral)
+    rec = recalibration(fit, level, counted)
     if not rec.converged:
         notes.append(f"{name}: no calibration slope: the score is constant or separates "
                      "the classes (the logistic fit has no maximum)")
@@ -710,6 +743,7 @@ def _calibration_bands(
         "column": column,
         "cut": BAND_TEXT[rule],
         "tests": BAND_TESTS_TEXT,
+        "omitted": omitted,
         "bands": rows,
         "hosmer_lemeshow": {"statistic": number(stat), "df": df, "p_value": number(p_hl),
                             "bands": len(rows)},
@@ -726,14 +760,16 @@ def _calibration_bands(
     }
 
 
-def _auc_variance(engine: Engine, name: str, chunk: int) -> tuple[Any, float]:
+def _auc_variance(engine: Engine, name: str, chunk: int,
+                  variance: bool = True) -> tuple[Any, float]:
     """The AUC (exact for counts) and DeLong's variance of a score of ``engine``
-    (nan for fractional weights or fewer than two of a class): two passes."""
+    (nan for fractional weights, fewer than two of a class, or ``variance`` false):
+    two passes, one without the variance."""
     s = engine.summary()
     t = Totals.of(s.positives, s.negatives, s.integral)
     auc = AucAcc(t)
     run(engine.groups(name, chunk=chunk), t, auc)
-    if not t.integral:
+    if not t.integral or not variance:
         return auc.result(), math.nan
     dl = DeLongAcc(t, int(auc.num))
     run(engine.groups(name, chunk=chunk), t, dl)
@@ -741,24 +777,32 @@ def _auc_variance(engine: Engine, name: str, chunk: int) -> tuple[Any, float]:
 
 
 def _baseline_test(engine: Engine, baseline: Engine, name: str, block: dict[str, Any],
-                   level: float, chunk: int, notes: list[str]) -> dict[str, Any]:
+                   level: float, chunk: int, notes: list[str],
+                   sampling: bool = False) -> dict[str, Any]:
     """The unpaired DeLong test of the data's AUC of ``name`` against the baseline's
-    (two independent samples, as pROC's ``roc.test(paired = FALSE)``)."""
+    (two independent samples, as pROC's ``roc.test(paired = FALSE)``). With sampling
+    weights only the two AUCs and their difference: DeLong's variance counts objects,
+    so the test and the intervals are None and ``"omitted"`` says why."""
     auc = block["auc"]
     a = auc["value"] if isinstance(auc, dict) else auc
-    var_a = block["auc_variance"]
-    b_auc, var_b = _auc_variance(baseline, name, chunk)
-    r = unpaired_delong(float(a), math.nan if var_a is None else var_a, float(b_auc), var_b,
-                        level)
+    var_a = math.nan if sampling or block["auc_variance"] is None else block["auc_variance"]
+    b_auc, var_b = _auc_variance(baseline, name, chunk, variance=not sampling)
+    r = unpaired_delong(float(a), var_a, float(b_auc), var_b, level)
     b_lo, b_hi = delong_interval(float(b_auc), var_b, level)
-    if not math.isfinite(r["p_value"]):
-        notes.append(f"{name}: no test of the AUC against the baseline: a DeLong variance "
-                     "is undefined (fractional weights, or fewer than two of a class)")
+    omitted = None
+    if sampling:
+        omitted = NO_COUNT_TESTS["sampling"]
+        notes.append(f"{name}: no test of the AUC against the baseline: {omitted}")
+    elif not math.isfinite(r["p_value"]):
+        omitted = ("a DeLong variance is undefined (weights that are not integers, or "
+                   "fewer than two of a class)")
+        notes.append(f"{name}: no test of the AUC against the baseline: {omitted}")
     return {"score": name, "test": "unpaired DeLong (two independent samples)",
             "auc": auc, "baseline_auc": number(b_auc),
             "baseline_auc_ci": [number(b_lo), number(b_hi)],
             "difference": number(r["difference"]), "z": number(r["z"]),
-            "p_value": number(r["p_value"]), "ci": [number(r["low"]), number(r["high"])]}
+            "p_value": number(r["p_value"]), "ci": [number(r["low"]), number(r["high"])],
+            "omitted": omitted}
 
 
 def _one_segment(chunks: Iterable[Groups], key: Any) -> Iterator[Groups]:
@@ -786,11 +830,17 @@ def _reread(engine: Engine, name: str, by: str | None, summary: Summary,
 
 def _periods(engine: Engine, baseline: Engine | None, name: str, period: str,
              summary: Summary, level: float, chunk: int, notes: list[str],
-             min_class: int) -> list[dict[str, Any]]:
+             min_class: int, sampling: bool = False) -> list[dict[str, Any]]:
     """Per period (in the column's order): rows, positives, positive rate, AUC and Gini
     with DeLong intervals and KS (the segments' numbers, :func:`_segments`), and the
-    PSI against the first period, or against the baseline when there is one."""
-    rows = _segments(engine, name, period, summary, level, chunk, notes, min_class)
+    PSI against the first period, or against the baseline when there is one. A period
+    without an interval says why in ``"omitted"`` (one class, too few of a class, or
+    sampling weights: DeLong's variance counts objects)."""
+    rows = _segments(engine, name, period, summary, level, chunk, notes, min_class,
+                     delong_ok=not sampling, what="period")
+    if rows and sampling:
+        notes.append(f"{name}: no interval of the AUC or Gini per period: "
+                     f"{NO_COUNT_TESTS['sampling']}")
     if not rows:
         return []
     stream = _reread(engine, name, period, summary, chunk)
@@ -816,14 +866,22 @@ def _periods(engine: Engine, baseline: Engine | None, name: str, period: str,
     for row in rows:
         n, pos = row["n"], row["positives"]
         lo, hi = row["auc_ci"]
+        omitted = None
+        if row["auc"] is None:
+            omitted = "one class only"
+        elif lo is None:
+            omitted = (NO_COUNT_TESTS["sampling"] if sampling else too_few(
+                "the period", pos, n - pos, min_class) or "a DeLong variance is undefined")
         out.append({
             "score": name, "period": row["segment"], "n": n, "positives": pos,
             "positive_rate": number(Fraction(int(pos), int(n)) if summary.integral
                                     else float(pos) / float(n)),
             "auc": row["auc"], "auc_ci": row["auc_ci"], "gini": row["gini"],
             "gini_ci": [None if lo is None else 2 * lo - 1, None if hi is None else 2 * hi - 1],
-            "ks": row["ks"],
+            "ks": row["ks"], "ks_two_sided": row["ks_two_sided"],
+            "ks_direction": row["ks_direction"],
             "psi": number(psi_value(counts[_key(row["segment"])], expected, PSI_EPS)),
+            "interval": None if omitted else "delong", "omitted": omitted,
         })
     return out
 
@@ -901,7 +959,7 @@ def compute(
         warnings += _score_warnings(name, scores[name], summary)
         step(f"calibration by band of {name}")
         scores[name]["calibration_bands"] = _calibration_bands(engine, name, summary, level,
-                                                               chunk, notes)
+                                                               chunk, notes, sampling)
     comparison = []
     t = Totals.of(summary.positives, summary.negatives, summary.integral)
     for i, a in enumerate(names):
@@ -954,13 +1012,13 @@ def compute(
         for name in names:
             step(f"AUC against the baseline of {name}")
             baseline_test.append(_baseline_test(engine, baseline, name, scores[name], level,
-                                                chunk, notes))
+                                                chunk, notes, sampling))
     periods: list[dict[str, Any]] = []
     if period is not None:
         for name in names:
             step(f"periods of {name}")
             periods += _periods(engine, baseline, name, period, summary, level, chunk, notes,
-                                min_class)
+                                min_class, sampling)
     n = summary.positives + summary.negatives
     tied = {k: number(v) for k, v in summary.tied_rows.items()}
     return {

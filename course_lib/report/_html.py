@@ -17,6 +17,7 @@ from html import escape, unescape
 from importlib import resources
 from typing import Any
 
+from ._compute import LINKS
 from ._svg import Bars, Mark, Series, Whiskers, line_chart, nice_ticks
 
 __all__ = ["BOOK_SECTIONS", "DEFAULT_BOOK_URL", "PAPERS", "render", "book_link"]
@@ -30,40 +31,15 @@ DEFAULT_BOOK_URL = "https://course-lib.github.io/judging-classifiers/"
 PAPERS: dict[str, str] = {"a4": "A4", "letter": "letter"}
 
 #: The section of the book that explains each metric (a page and a section id of the
-#: built book; ``tests/test_report_browser.py`` checks each against the build).
-BOOK_SECTIONS: dict[str, str] = {
-    "roc": "notebooks/02_roc_grid.html#the-walk",
-    "hull": "notebooks/02_roc_grid.html#between-the-nodes-the-roc-convex-hull",
-    "operating_points": "notebooks/02_roc_grid.html#choosing-a-threshold",
-    "cost_optimal": "notebooks/02_roc_grid.html#iso-performance-lines-and-the-best-operating-point",
-    "auc": "notebooks/03_auc_pairs.html#why-the-area-counts-the-pairs",
-    "ties": "notebooks/03_auc_pairs.html#maps-that-create-ties",
-    "weights": "notebooks/03_auc_pairs.html#weights-a-grid-of-unequal-cells",
-    "gini": "notebooks/06_gini_ml.html#gini-2-auc-1",
-    "pr": "notebooks/07_pr_curves.html#from-thresholds-to-points",
-    "average_precision": "notebooks/07_pr_curves.html#two-areas-under-the-curve",
-    "pr_baseline": "notebooks/07_pr_curves.html#the-floor-of-pr-space",
-    "gain": "notebooks/08_gain_lift_ks.html#the-gain-curve-of-table-1",
-    "lift": "notebooks/08_gain_lift_ks.html#the-curves-at-rpp-0-0-1-1",
-    "ks": "notebooks/08_gain_lift_ks.html#the-kolmogorov-smirnov-chart",
-    "gains_table": "notebooks/08_gain_lift_ks.html#the-decile-gains-table",
-    "gains_ties": "notebooks/14_warehouse.html#the-decile-table-without-splitting-a-tie",
-    "comparison": "notebooks/09_cost_curves.html#is-the-difference-significant",
-    "auc_ci": "notebooks/11_sampling.html#confidence-intervals-for-the-auc",
-    "imbalance": "notebooks/11_sampling.html#imbalanced-classes",
-    "reliability": "notebooks/15_calibration.html#the-reliability-diagram",
-    "brier": "notebooks/15_calibration.html#the-brier-score-and-murphy-s-decomposition",
-    "ece": "notebooks/15_calibration.html#the-expected-calibration-error-and-its-bins",
-    "partial_auc": "notebooks/17_partial_auc_h_measure.html#mcclish-s-standardization",
-    "h_measure": "notebooks/17_partial_auc_h_measure.html#the-h-measure",
-}
+#: built book): the report's one table of links, :data:`._compute.LINKS`.
+BOOK_SECTIONS: dict[str, str] = LINKS
 
 
 def book_link(metric: str, label: str, book_url: str = DEFAULT_BOOK_URL) -> str:
     """``label`` as a link to the book's section on ``metric`` (plain text if it has none).
 
     >>> book_link("auc", "AUC", "https://example.org/book/")
-    '<a class="metric" href="https://example.org/book/notebooks/03_auc_pairs.html#why-the-area-counts-the-pairs">AUC</a>'
+    '<a class="metric" href="https://example.org/book/notebooks/03_auc_pairs.html#one-number-three-ways">AUC</a>'
     """
     return _Book(book_url).link(metric, label)
 
