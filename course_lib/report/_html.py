@@ -942,7 +942,8 @@ def _stability(report: Mapping[str, Any], book: _Book) -> str:
             verdict = "stable" if psi < 0.1 else "moderate shift" if psi < 0.25 else "large shift"
         rows.append([f"<code>{escape(str(s.get('score')))}</code>", _fmt(psi), verdict])
     parts = [
-        _table(["Score", "PSI", "Reading (&lt; 0.1, &lt; 0.25, ≥ 0.25)"], rows, cls="stability", text=[2])
+        _table(["Score", "PSI", "Reading (&lt; 0.1, &lt; 0.25, ≥ 0.25)"], rows, cls="stability", text=[2]),
+        _baseline_test(report, book),
     ]
     for s in stability:
         bins = s.get("bins") or []
@@ -977,6 +978,253 @@ def _stability(report: Mapping[str, Any], book: _Book) -> str:
         "sample and this one, over ten bins cut at the baseline's tie-aware deciles of each score: "
         "PSI = Σ (share − baseline share) · ln(share / baseline share), an empty bin counted as a share "
         f"of {_value(stability[0].get('eps')) or 1e-4:g} (the floor).</p>{''.join(parts)}"))
+
+
+# --- calibration by band, the baseline test, the periods (issue 27, items 4-5) ---------
+
+
+def _alpha(report: Mapping[str, Any]) -> float:
+    """The tests' level: 1 - the report's ``level`` (0.05 by default)."""
+    level = _value(_settings(report).get("level"))
+    return 1 - level if level is not None and 0 < level < 1 else 0.05
+
+
+def _level_text(report: Mapping[str, Any]) -> str:
+    return f"{100 * (1 - _alpha(report)):g} %"
+
+
+def _flagged(x: Any, alpha: float) -> str:
+    """A p-value, in bold and marked * when it is below ``alpha`` (the test rejects)."""
+    v = _value(x)
+    text = _p_value(x)
+    if v is None or v >= alpha:
+        return text
+    return (f'<strong class="flag" title="below {alpha:g}: rejected at the {alpha:g} level">'
+            f"{text}&#8239;*</strong>")
+
+
+def _band_name(band: Any, rule: str) -> str:
+    if band is None:
+        return '<span class="na">missing</span>'
+    if rule == "grades":
+        return _score_value(band)
+    return escape(str(band))
+
+
+def _calibration(report: Mapping[str, Any], book: _Book) -> str:
+    """The calibration table of each probability score: per band the obligors,
+    positives, mean score, observed rate and the one-sided binomial and Jeffreys tests
+    (p-values below the level flagged); then Hosmer-Lemeshow, calibration-in-the-large
+    and the calibration intercept and slope with their intervals."""
+    scores: Mapping[str, Any] = report.get("scores") or {}
+    weighted = bool((report.get("summary") or {}).get("weighted"))
+    alpha = _alpha(report)
+    level = _level_text(report)
+    parts: list[str] = []
+    absent: list[str] = []
+    stated = ""
+    for name, block in scores.items():
+        cal = block.get("calibration_bands")
+        if not isinstance(cal, Mapping):
+            absent.append(name)
+            continue
+        rule = str(cal.get("rule") or "")
+        if not stated:
+            stated = (f"<p>The tests are {escape(str(cal.get('tests') or ''))}. A p-value below "
+                      f"{alpha:g} is in bold and marked *: the band's default rate is "
+                      "significantly above its PD.</p>")
+        rows = []
+        for b in cal.get("bands") or []:
+            low, high = b.get("min_score"), b.get("max_score")
+            rng = (_score_value(low) if _value(low) == _value(high)
+                   else f"{_score_value(low)} – {_score_value(high)}")
+            rows.append([_band_name(b.get("band"), rule), rng, _count(b.get("obligors")),
+                         _count(b.get("positives")), _fmt(b.get("mean_score")),
+                         _fmt(b.get("observed_rate")), _flagged(b.get("binomial_p"), alpha),
+                         _flagged(b.get("jeffreys_p"), alpha)])
+        column = cal.get("column")
+        how = (f"the values of <code>{escape(str(column))}</code>" if column
+               else escape(str(cal.get("cut") or "")))
+        head = ["Band" if rule != "grades" else "Grade (PD)", "Scores",
+                "Obligors (weight)" if weighted else "Obligors",
+                "Positives (weight)" if weighted else "Positives", "Mean score (PD)",
+                "Observed rate", book.link("calibration_bands", "Binomial p"),
+                book.link("calibration_bands", "Jeffreys p")]
+        parts.append(_table(head, rows, cls="bands",
+                            caption=f"<code>{escape(name)}</code>: bands are {how}"))
+        omitted = cal.get("omitted")
+        if omitted:
+            parts.append(f'<p class="omitted"><code>{escape(name)}</code>: no tests and no '
+                         f"intervals: {escape(str(omitted))}.</p>")
+        hl = cal.get("hosmer_lemeshow") or {}
+        citl = cal.get("in_the_large") or {}
+        rec = cal.get("recalibration") or {}
+        df = hl.get("df")
+        hl_stat = (f"χ² = {_fmt(hl.get('statistic'), 3)}, df {escape(str(df))}"
+                   if _value(hl.get("statistic")) is not None else
+                   f"df {escape(str(df))}")
+        tests = [
+            [book.link("calibration_bands", "Hosmer–Lemeshow"), "", "", hl_stat,
+             _flagged(hl.get("p_value"), alpha), "p not small"],
+            [book.link("calibration_bands", "Calibration-in-the-large"),
+             f"{_fmt(citl.get('observed'))} observed − {_fmt(citl.get('expected'))} "
+             f"expected = {_fmt(citl.get('difference'))}", "",
+             f"z = {_fmt(citl.get('z'), 3)}", _flagged(citl.get("p_value"), alpha),
+             "difference 0"],
+            [book.link("recalibration", "Calibration intercept"), _fmt(rec.get("intercept")),
+             _ci(rec.get("intercept_ci")), "", "", "0"],
+            [book.link("recalibration", "Calibration slope"), _fmt(rec.get("slope")),
+             _ci(rec.get("slope_ci")), "", "", "1"],
+        ]
+        parts.append(_table(["Test", "Estimate", f"{level} interval", "Statistic", "p-value",
+                             "Calibrated if"], tests, cls="calibration-tests", text=[1, 3, 5],
+                            caption=f"<code>{escape(name)}</code>: over all bands"))
+        clip = _value(rec.get("clip"))
+        clipped = _value(rec.get("clipped")) or 0
+        if clipped:
+            parts.append(f"<p><code>{escape(name)}</code>: {_count(clipped)} scores of exactly 0 "
+                         f"or 1 were taken as {clip:g} or 1 − {clip:g} for the slope.</p>")
+    why = "".join(
+        f"<p><code>{escape(n)}</code>: no calibration by band: its scores are not all in "
+        "[0, 1], so they are not probabilities of the positive class and there is no PD to "
+        "test.</p>" for n in absent)
+    if not parts:
+        return _section("calibration", "Calibration by band", why)
+    clip_text = ""
+    clips = [_value(((scores[n].get("calibration_bands") or {}).get("recalibration") or {})
+                    .get("clip")) for n in scores if n not in absent]
+    if clips and clips[0] is not None:
+        clip_text = (f" (a score of exactly 0 or 1 is taken as {clips[0]:g} or "
+                     f"1 − {clips[0]:g}: its logit is infinite)")
+    intro = (
+        "<p>Each band's observed default rate against its PD, the mean score of its "
+        "obligors. Hosmer–Lemeshow sums (positives − obligors · PD)² / (obligors · PD · "
+        "(1 − PD)) over the bands and reads it as χ² with bands − 2 degrees of freedom. "
+        "Calibration-in-the-large compares the observed rate with the mean score, z = "
+        "(Σ y − Σ p) / √(Σ p (1 − p)), two-sided. The calibration intercept and slope are "
+        "the maximum-likelihood fit of logit P(y = 1) = intercept + slope · logit(p)"
+        f"{clip_text}, with Wald intervals: a calibrated score has intercept 0 and slope 1; "
+        "a slope below 1 says the scores are too extreme, above 1 too timid.</p>" + stated)
+    return _section("calibration", book.link("calibration_bands", "Calibration by band"),
+                    intro + "".join(parts) + why)
+
+
+def _baseline_test(report: Mapping[str, Any], book: _Book) -> str:
+    """The unpaired DeLong test of each score's AUC against the baseline's."""
+    tests = report.get("baseline_test") or []
+    if not tests:
+        return ""
+    level = _level_text(report)
+    alpha = _alpha(report)
+    rows = [[f"<code>{escape(str(t.get('score')))}</code>", _fmt(t.get("auc")),
+             _fmt(t.get("baseline_auc")), _ci(t.get("baseline_auc_ci")),
+             _fmt(t.get("difference")), _ci(t.get("ci")), _fmt(t.get("z"), 3),
+             _flagged(t.get("p_value"), alpha)] for t in tests]
+    why = "".join(f"<p><code>{escape(str(t.get('score')))}</code>: no test: "
+                  f"{escape(str(t['omitted']))}.</p>" for t in tests if t.get("omitted"))
+    table = _table(["Score", "AUC", "Baseline AUC", f"Baseline {level} interval",
+                    "Difference", f"{level} interval", "z", "p-value"], rows,
+                   cls="baseline-test")
+    return (
+        f'<div class="keep"><h3>{book.link("baseline_test", "AUC against the baseline")}</h3>'
+        "<p>The unpaired DeLong test of the two AUCs (two independent samples, as pROC's "
+        "roc.test(paired = FALSE)): z = (AUC − baseline AUC) / √(V + V<sub>baseline</sub>) "
+        "with each sample's DeLong variance, two-sided; the interval of the difference is "
+        f"Wald's, not clipped. A p-value below {alpha:g} is in bold and marked *.</p>"
+        f"{table}{why}</div>")
+
+
+def _period_label(period: Any) -> str:
+    return "missing" if period is None else str(period)
+
+
+def _periods(report: Mapping[str, Any], book: _Book, figs: _Figures) -> str:
+    """Over time: per period the rows, positives, positive rate, Gini with its interval,
+    the two KS and the PSI; a chart of the Gini with its interval and one of the
+    positive rate, across periods."""
+    periods = report.get("periods") or []
+    if not periods:
+        return ""
+    options = _settings(report)
+    column = options.get("period")
+    weighted = bool((report.get("summary") or {}).get("weighted"))
+    names = list(dict.fromkeys(str(p.get("score")) for p in periods))
+    many = len(names) > 1
+    level = _level_text(report)
+    head = (["Score"] if many else []) + [
+        "Period", "Weight" if weighted else "Rows",
+        "Positive weight" if weighted else "Positives", "Positive rate",
+        book.link("gini", "Gini"), book.link("auc_ci", f"{level} interval"),
+        book.link("ks", "KS two-sided"), book.link("stability", "PSI")]
+    body = []
+    for p in periods:
+        row = [f"<code>{escape(str(p.get('score')))}</code>"] if many else []
+        reversed_ks = p.get("ks_direction") == "F1 above F0"
+        row += [escape(_period_label(p.get("period"))), _count(p.get("n")),
+                _count(p.get("positives")), _pct(p.get("positive_rate"), 2),
+                _fmt(p.get("gini")), _ci(p.get("gini_ci")),
+                _fmt(p.get("ks_two_sided", p.get("ks"))) + (
+                    ' <span class="reversed" title="F1 above F0: the positives score lower">'
+                    "reversed</span>" if reversed_ks else ""),
+                _fmt(p.get("psi"))]
+        body.append(row)
+    reference = report.get("period_psi_reference")
+    ref_text = ("the baseline" if reference == "baseline" else "the first period"
+                if reference == "first period" else escape(str(reference)))
+    omitted = sorted({str(p["omitted"]) for p in periods
+                      if p.get("omitted") and p.get("auc") is not None})
+    why = ("<p>No interval: " + "; ".join(escape(o) for o in omitted) + ".</p>") if omitted \
+        else ""
+    intro = (
+        f"<p>The score's numbers in each period of <code>{escape(str(column))}</code>, in the "
+        "column's order (a missing period last): Gini = 2 AUC − 1 with DeLong's interval "
+        f"(none for a period with fewer than {options.get('min_class', 10)} positives or "
+        "negatives), the two-sided KS, and the PSI of the period's scores against "
+        f"{ref_text}: ten bins cut at {ref_text}'s tie-aware deciles of the score, an empty "
+        "bin counted as a share of 0.0001.</p>")
+    table = _table(head, body, cls="periods", text={1} if many else set())
+    labels = [_period_label(p.get("period")) for p in periods if str(p.get("score")) == names[0]]
+    k = len(labels)
+    every = max(1, math.ceil(k / 8))
+    xticks = [(j + 1.0, lab if j % every == 0 else "") for j, lab in enumerate(labels)]
+    series: list[Series] = []
+    whiskers: list[Whiskers] = []
+    for i, name in enumerate(names):
+        rows = [p for p in periods if str(p.get("score")) == name]
+        shift = (i - (len(names) - 1) / 2) * 0.08
+        x = [j + 1.0 + shift for j in range(len(rows))]
+        gini = [_value(p.get("gini")) for p in rows]
+        ci = [p.get("gini_ci") or [None, None] for p in rows]
+        y = [math.nan if g is None else g for g in gini]
+        series.append(Series(name, x, y, kind=_kind(i)))
+        series.append(Series("", x, y, kind=_kind(i), marker=True))
+        lows = [_value(c[0]) for c in ci]
+        highs = [_value(c[1]) for c in ci]
+        whiskers.append(Whiskers(x, [math.nan if v is None else v for v in lows],
+                                 [math.nan if v is None else v for v in highs], kind=_kind(i)))
+    first = [p for p in periods if str(p.get("score")) == names[0]]
+    rate = [_value(p.get("positive_rate")) for p in first]
+    rate_y = [math.nan if r is None else r for r in rate]
+    top = max([r for r in rate_y if math.isfinite(r)], default=1.0)
+    xlim = (0.5, k + 0.5)
+    figures = [
+        figs.chart("periods-gini", "Gini per period",
+                   f"{book.link('gini', 'Gini')} in each period of "
+                   f"<code>{escape(str(column))}</code> with its {level} DeLong interval "
+                   "(whiskers; none where the period has too few of a class).",
+                   series, xlabel=f"Period ({column})", ylabel="Gini", xlim=xlim,
+                   whiskers=whiskers, xticks=xticks, legend="bottom right"),
+        figs.chart("periods-rate", "Positive rate per period",
+                   f"{book.link('imbalance', 'Positive rate')} in each period of "
+                   f"<code>{escape(str(column))}</code>.",
+                   [Series("positive rate", [j + 1.0 for j in range(k)], rate_y, kind="pos"),
+                    Series("", [j + 1.0 for j in range(k)], rate_y, kind="pos", marker=True)],
+                   xlabel=f"Period ({column})", ylabel="Share of positives", xlim=xlim,
+                   ylim=(0.0, top * 1.15 if top > 0 else 1.0), xticks=xticks,
+                   legend="bottom right"),
+    ]
+    return _section("periods", book.link("periods", "Over time"), (
+        f"{intro}{table}{why}<div class=\"figure-grid\">{''.join(figures)}</div>"))
 
 
 def _footer(report: Mapping[str, Any]) -> str:
@@ -1093,10 +1341,12 @@ def render(report: Mapping[str, Any], *, book_url: str = DEFAULT_BOOK_URL, title
         _metrics(report, book),
         _comparison(report, book),
         _figures(report, book, figs),
+        _calibration(report, book),
         _gains(report, book),
         _operating_points(report, book),
         _segments(report, book),
         _stability(report, book),
+        _periods(report, book, figs),
     ]
     present = [
         (ident, label)
@@ -1105,10 +1355,12 @@ def render(report: Mapping[str, Any], *, book_url: str = DEFAULT_BOOK_URL, title
             ("metrics", "Metrics"),
             ("comparison", "Comparison"),
             ("figures", "Figures"),
+            ("calibration", "Calibration by band"),
             ("gains", "Gains table"),
             ("operating-points", "Operating points"),
             ("segments", "Segments"),
             ("stability", "Stability"),
+            ("periods", "Over time"),
             ("reproduce", "Reproduce"),
         )
         if ident == "reproduce" or any(f'id="{ident}"' in part for part in body)
