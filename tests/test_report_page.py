@@ -443,11 +443,12 @@ def test_progress_on_a_terminal_only(files, tmp_path):
     os.close(slave)
     assert proc.returncode == 0
     text = out.decode()
-    # reading, summary, 2 scores, 1 comparison, 2 segment tables, the page: 8 stages
-    for stage in ("reading the data", "summary", "score p2", "comparison p - p2", "segments of p2",
-                  "writing the page"):
+    # reading, summary, 2 scores, their 2 calibration tables by band, 1 comparison, 2 segment
+    # tables, the page: 10 stages
+    for stage in ("reading the data", "summary", "score p2", "calibration by band of p2",
+                  "comparison p - p2", "segments of p2", "writing the page"):
         assert stage in text, stage
-    assert "/8 [" in text and "7/8" in text
+    assert "/10 [" in text and "9/10" in text
 
 
 @pytest.mark.parametrize("engine", ["memory", "duckdb"])
@@ -476,20 +477,29 @@ def test_names_that_need_quoting_and_a_text_label(tmp_path, engine):
 
 
 def test_a_constant_score_and_fractional_weights(tmp_path):
-    """No interval with fractional weights (the notes say why), no KS mark when there is no
-    gap, and the page is whole."""
+    """Fractional weights without --weight-kind are refused (the report cannot tell what
+    they mean); as sampling weights they get bootstrap intervals, no DeLong interval and no
+    test that counts objects (the page says why); a constant score is warned of; no KS mark
+    when there is no gap, and the page is whole."""
     frame = sample_frame(800)
     frame["c"] = 0.5
     frame["w"] = np.random.default_rng(3).random(len(frame)) + 0.1
     frame.to_csv(tmp_path / "d.csv", index=False)
     argv = [str(tmp_path / "d.csv"), "--label", "y", "--score", "c", "--score", "p", "--weight", "w",
             "--engine", "memory"]
+    with pytest.raises(ValueError, match="--weight-kind sampling"):
+        cli._compute(cli.build_parser().parse_args(argv), argv, lambda stage: None)
+    argv += ["--weight-kind", "sampling", "--replicates", "100"]
     report = cli._compute(cli.build_parser().parse_args(argv), argv, lambda stage: None)
     page = _html.render(report)
     parsed = _parse(page)
     text = "".join(parsed.text)
-    assert report["scores"]["c"]["auc"] == 0.5 and report["scores"]["c"]["auc_ci"] == [None, None]
-    assert "no interval" in text and "no DeLong interval" in text
+    assert report["scores"]["c"]["auc"] == 0.5 and report["scores"]["c"]["auc_se"] is None
+    assert report["scores"]["p"]["interval"] == "bootstrap"
+    assert None not in report["scores"]["p"]["auc_ci"]
+    assert "bootstrap percentile" in text and "DeLong's interval counts objects" in text
+    assert "no tests and no intervals: the weights are sampling weights" in text
+    assert any(w["code"] == "constant_score" for w in report["warnings"])
     assert "Positives (weight sum)" in text
     ks_c = page[page.index('id="fig-ks-1"'):page.index('id="fig-ks-2"')]
     assert "mark-label" not in ks_c
