@@ -2,7 +2,7 @@
 hosmer_lemeshow, calibration_in_the_large and calibration_slope against scipy,
 statsmodels and brute force written here on 200 random tables (ties, grades, integer
 weights), and the report's "calibration_bands" on the memory and DuckDB engines (Spark
-in test_report_baseline.py) against the same oracles."""
+in tests/test_report_engines.py) against the same oracles."""
 
 from __future__ import annotations
 

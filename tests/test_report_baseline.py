@@ -3,8 +3,9 @@ independent samples' AUCs (course_lib.delong_test_unpaired and the report's
 "baseline_test") against DeLong's placements by definition (tests/oracles.py) on 200
 random tables, and the report's "periods" (rows, positives, positive rate, Gini with
 its DeLong interval, PSI against the first period or the baseline) against brute force,
-on the memory and DuckDB engines; Spark gives the same JSON for the periods and the
-calibration by band in one run."""
+on the memory and DuckDB engines; Spark gives the memory engine's JSON for the periods,
+the baseline test and the calibration by band in one run
+(tests/test_report_engines.py, with the other Spark tests)."""
 
 from __future__ import annotations
 
@@ -143,16 +144,3 @@ def test_bands_and_periods_on_too_many_levels():
     with pytest.raises(ValueError, match="no period column 'nope'|no .* column 'nope'"):
         report(frame, label="y", scores="p", period="nope")
 
-
-@pytest.mark.spark
-def test_spark_gives_the_same_new_parts(spark_session):
-    # one report (Spark reads slowly): the periods and the bands; the baseline's numbers
-    # are the same code on the baseline engine's groups, whose agreement across engines
-    # test_report_engines checks
-    frame, _ = frames()
-    kwargs = dict(label="y", scores="p", period="when", bands="pool")
-    mem = report(frame, engine="memory", **kwargs).data
-    spark = report(frame, engine="spark", **kwargs).data
-    for key in ("periods", "period_psi_reference"):
-        assert spark[key] == mem[key], key
-    assert spark["scores"]["p"]["calibration_bands"] == mem["scores"]["p"]["calibration_bands"]

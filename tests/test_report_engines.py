@@ -557,6 +557,48 @@ def test_spark_agrees_with_duckdb(spark_run, tables):
     assert not [t for t in session.catalog.listTables() if "course_lib" in t.name]
 
 
+def _new_parts_tables(folder: Path) -> tuple[str, str]:
+    """Two small Parquet files (issue 27, items 4-5): data with integer weights, bands
+    and periods (one period with 3 positive rows), and a baseline."""
+    rng = np.random.default_rng(27)
+    n = 360
+    y = (rng.random(n) < 0.3).astype(int)
+    p = np.round(1 / (1 + np.exp(-(rng.normal(size=n) + 1.3 * y - 1.2))), 2)
+    when = rng.choice(["2024-H1", "2024-H2", "2025-H1"], n)
+    y[(when == "2025-H1") & (np.cumsum((when == "2025-H1") & (y == 1)) > 3)] = 0
+    data = pd.DataFrame({"y": y, "p": p, "w": rng.integers(1, 4, n), "when": when,
+                         "pool": rng.choice(["x", "y", "z"], n)})
+    m = 240
+    yb = (rng.random(m) < 0.25).astype(int)
+    base = pd.DataFrame({"y": yb, "w": rng.integers(1, 4, m),
+                         "p": np.round(1 / (1 + np.exp(-(rng.normal(size=m) + 1.6 * yb - 1.3))), 2)})
+    return str(write(data, folder / "data.parquet")), str(write(base, folder / "base.parquet"))
+
+
+def test_spark_gives_the_memory_engines_json_for_the_new_parts(spark_run, tmp_path):
+    """One Spark report with the new options at once (bands, periods, a baseline, integer
+    weights) against the memory engine's on the same files: the whole JSON but the
+    engine's name. One report only (each costs a dozen Spark jobs): the segments'
+    groups are checked above; the bootstrap of sampling weights reads only the engine's
+    canonical rows, which ``test_spark_agrees_with_duckdb`` checks, and is the same on
+    memory and DuckDB (tests/test_report_weights.py)."""
+    from course_lib.report import report
+
+    data, base = _new_parts_tables(tmp_path)
+    args = dict(label="y", scores="p", weight="w", bands="pool", period="when",
+                baseline=base, min_class=10)
+    memory = report(data, engine="memory", **args).data
+    spark = report(data, engine="spark", **args).data
+    for r in (memory, spark):
+        r["options"].pop("engine", None)
+    assert spark == memory
+    block = memory["scores"]["p"]["calibration_bands"]
+    assert block["rule"] == "given" and [b["band"] for b in block["bands"]] == ["x", "y", "z"]
+    assert block["omitted"] is None and block["hosmer_lemeshow"]["p_value"] is not None
+    assert memory["baseline_test"][0]["p_value"] is not None
+    assert [p["interval"] for p in memory["periods"]] == ["delong", "delong", None]
+    assert memory["period_psi_reference"] == "baseline"
+
 def test_spark_table_names_quoting_and_bad_input(spark_run):
     from course_lib.report._spark import SparkEngine
 
