@@ -91,6 +91,7 @@ __all__ = [
     "psi_terms",
     "psi_value",
     "decile_lows",
+    "delong_cut",
     "delong_interval",
     "THIN",
     "BandAcc",
@@ -1294,11 +1295,25 @@ def _exact_float(i: np.ndarray) -> np.ndarray:
 
 
 def delong_interval(auc: float, variance: float, level: float = 0.95) -> tuple[float, float]:
-    """``auc -+ z sqrt(variance)`` clipped to [0, 1], as :func:`course_lib.auc_ci_delong`."""
+    """``auc -+ z sqrt(variance)`` clipped to [0, 1], as :func:`course_lib.auc_ci_delong`
+    (:func:`delong_cut` tells where it was clipped)."""
     if not math.isfinite(variance):
         return math.nan, math.nan
     half = float(ndtri((1 + level) / 2)) * math.sqrt(variance)
     return max(0.0, auc - half), min(1.0, auc + half)
+
+
+def delong_cut(auc: float, variance: float, level: float = 0.95) -> list[int]:
+    """The ends (0, 1) past which ``auc -+ z sqrt(variance)`` reaches, where
+    :func:`delong_interval` clips it.
+
+    >>> delong_cut(0.99, 1e-4), delong_cut(0.5, 1e-4), delong_cut(0.5, float("nan"))
+    ([1], [], [])
+    """
+    if not math.isfinite(variance):
+        return []
+    half = float(ndtri((1 + level) / 2)) * math.sqrt(variance)
+    return [end for end, cut in ((0, auc - half < 0), (1, auc + half > 1)) if cut]
 
 
 class PlacementTable(NamedTuple):

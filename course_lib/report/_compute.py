@@ -50,6 +50,7 @@ from .._stream import (
     Totals,
     citl_counts,
     decile_lows,
+    delong_cut,
     delong_interval,
     hosmer_lemeshow_counts,
     logistic_recalibration,
@@ -265,6 +266,22 @@ def check_options(
     return b, pair, tuple(shares), float(level)
 
 
+def _interval(what: str, auc: Any, variance: float, level: float,
+              notes: list[str]) -> tuple[float, float]:
+    """DeLong's interval of ``auc``; where the normal interval reaches below 0 or past
+    1 it is cut there (:func:`course_lib._stream.delong_interval`), and a note says so.
+
+    >>> notes = []
+    >>> _interval("p", 0.99, 1e-4, 0.95, notes), notes
+    ((0.9704..., 1.0), ['p: the DeLong interval reaches past 1 and is cut there ...'])
+    """
+    edges = delong_cut(float(auc), variance, level)
+    if edges:
+        notes.append(f"{what}: the DeLong interval reaches past {' and '.join(map(str, edges))} "
+                     "and is cut there (a normal interval is poor this close to the edge)")
+    return delong_interval(float(auc), variance, level)
+
+
 def _version() -> str:
     try:
         return metadata.version("course_lib")
@@ -360,7 +377,7 @@ def _score_report(
         )
     elif delong_ok and math.isnan(variance):
         notes.append(f"{name}: no DeLong interval: fewer than two objects of a class")
-    lo, hi = delong_interval(float(a), variance, level)
+    lo, hi = _interval(name, a, variance, level, notes)
     hx, hy, harea = hull.result()
     pi1 = float(t.m1) / float(t.n)
     pa, pm = part.result()
@@ -515,7 +532,7 @@ def _segments(
             if few is not None:
                 notes.append(few)
                 variance = math.nan
-            lo, hi = delong_interval(float(auc), variance, level)
+            lo, hi = _interval(f"{name}: {what} {seg!r}", auc, variance, level, notes)
             ks2, direction, _ = ksa.two_sided()
             row.update(auc=number(auc), auc_ci=[number(lo), number(hi)],
                        gini=number(2 * auc - 1), ks=number(ksa.result()),
