@@ -33,9 +33,11 @@ BOOK = ROOT / "_build" / "html"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 IN_CI = os.environ.get("CI", "").lower() == "true"
 FIGURES = ["fig-roc", "fig-pr", "fig-gain", "fig-lift", "fig-ks-1", "fig-ks-2", "fig-distribution-1",
-           "fig-distribution-2", "fig-reliability-1", "fig-reliability-2"]
-TABLES = ["summary kv", "scores", "metrics", "comparison", "gains", "gains", "points", "points", "segments",
-          "stability", "psi-bins", "psi-bins", "inputs"]
+           "fig-distribution-2", "fig-reliability-1", "fig-reliability-2", "fig-periods-gini",
+           "fig-periods-rate"]
+TABLES = ["summary kv", "scores", "metrics", "comparison", "bands", "calibration-tests", "bands",
+          "calibration-tests", "gains", "gains", "points", "points", "segments", "stability",
+          "baseline-test", "psi-bins", "psi-bins", "periods", "inputs"]
 
 
 def _chromium() -> str:
@@ -48,16 +50,19 @@ def _chromium() -> str:
 
 @pytest.fixture(scope="module")
 def report_page(tmp_path_factory) -> Path:
-    """The command's page for two scores, segments and a baseline (DuckDB engine)."""
+    """The command's page for two scores, segments, a baseline and periods (DuckDB
+    engine): every section, calibration by band and the periods' figures included."""
     folder = tmp_path_factory.mktemp("report")
-    sample_frame(4000).to_csv(folder / "data.csv", index=False)
+    frame = sample_frame(4000)
+    frame["quarter"] = [f"2025-Q{1 + i % 4}" for i in range(len(frame))]
+    frame.to_csv(folder / "data.csv", index=False)
     sample_frame(4000, seed=11).to_csv(folder / "baseline.csv", index=False)
     out = folder / "report.html"
     book = BOOK.as_uri() if (BOOK / "index.html").is_file() else "book"
     proc = subprocess.run(
         [sys.executable, "-m", "course_lib.report.cli", str(folder / "data.csv"), "--label", "y",
          "--score", "p", "--score", "p2", "--by", "segment", "--baseline", str(folder / "baseline.csv"),
-         "--costs", "1", "5", "--out", str(out), "--book-url", book],
+         "--period", "quarter", "--costs", "1", "5", "--out", str(out), "--book-url", book],
         capture_output=True, text=True, timeout=300,
     )
     assert proc.returncode == 0, proc.stderr

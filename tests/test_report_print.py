@@ -247,13 +247,16 @@ def _pages(pdf: Path) -> tuple[tuple[float, float], list[list[str]]]:
 @needs_pdf
 def test_printed_pdf_a4_and_letter(tmp_path, monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH)
-    sample_frame(3000).to_csv(tmp_path / "data.csv", index=False)
+    frame = sample_frame(3000)
+    frame["quarter"] = [f"2025-Q{1 + i % 4}" for i in range(len(frame))]
+    frame.to_csv(tmp_path / "data.csv", index=False)
     sample_frame(3000, seed=11).to_csv(tmp_path / "base.csv", index=False)
     out = tmp_path / "report.html"
     proc = subprocess.run(
         [sys.executable, "-m", "course_lib.report.cli", str(tmp_path / "data.csv"), "--label", "y",
          "--score", "p", "--score", "p2", "--by", "segment", "--baseline", str(tmp_path / "base.csv"),
-         "--engine", "memory", "--out", str(out), "--pdf", "--json", "--title", "Retail PD validation",
+         "--period", "quarter", "--engine", "memory", "--out", str(out), "--pdf", "--json",
+         "--title", "Retail PD validation",
          "--model", "PD retail v3.2", "--window", "2025-01 to 2025-12"],
         capture_output=True, text=True, timeout=300,
     )
@@ -264,7 +267,13 @@ def test_printed_pdf_a4_and_letter(tmp_path, monkeypatch):
     assert len(pages) >= 4
     headings = re.findall(r"<h2>(.*?)</h2>", out.read_text(encoding="utf-8"))
     headings = {re.sub(r"<[^>]+>", "", h) for h in headings}
-    assert {"Data", "Metrics", "Figures", "Segments", "Reproduce"} <= headings
+    assert {"Data", "Metrics", "Figures", "Calibration by band", "Segments", "Stability",
+            "Over time", "Reproduce"} <= headings
+    headings.add("AUC against the baseline")  # a sub-heading, kept with its table too
+    printed = [line for lines in pages for line in lines]
+    for text in ("Hosmer–Lemeshow", "Calibration slope", "AUC against the baseline", "2025-Q4",
+                 "Figure 12. Positive rate in each period"):
+        assert any(text in line for line in printed), text
     for i, lines in enumerate(pages, start=1):
         assert lines[0].startswith("Retail PD validation") and lines[0].endswith(
             "PD retail v3.2 · 2026-01-01"), (i, lines[0])

@@ -1205,7 +1205,8 @@ def _periods(report: Mapping[str, Any], book: _Book, figs: _Figures) -> str:
     first = [p for p in periods if str(p.get("score")) == names[0]]
     rate = [_value(p.get("positive_rate")) for p in first]
     rate_y = [math.nan if r is None else r for r in rate]
-    top = max([r for r in rate_y if math.isfinite(r)], default=1.0)
+    overall = _value((report.get("summary") or {}).get("positive_rate"))
+    top = max([r for r in rate_y if math.isfinite(r)] + [overall or 0.0], default=1.0)
     xlim = (0.5, k + 0.5)
     figures = [
         figs.chart("periods-gini", "Gini per period",
@@ -1216,8 +1217,11 @@ def _periods(report: Mapping[str, Any], book: _Book, figs: _Figures) -> str:
                    whiskers=whiskers, xticks=xticks, legend="bottom right"),
         figs.chart("periods-rate", "Positive rate per period",
                    f"{book.link('imbalance', 'Positive rate')} in each period of "
-                   f"<code>{escape(str(column))}</code>.",
-                   [Series("positive rate", [j + 1.0 for j in range(k)], rate_y, kind="pos"),
+                   f"<code>{escape(str(column))}</code>; the dashed line is the rate over "
+                   "all periods.",
+                   [*([_ref(f"all periods {overall:.3f}", [0.5, k + 0.5], [overall, overall])]
+                      if overall is not None else []),
+                    Series("positive rate", [j + 1.0 for j in range(k)], rate_y, kind="pos"),
                     Series("", [j + 1.0 for j in range(k)], rate_y, kind="pos", marker=True)],
                    xlabel=f"Period ({column})", ylabel="Share of positives", xlim=xlim,
                    ylim=(0.0, top * 1.15 if top > 0 else 1.0), xticks=xticks,
