@@ -98,7 +98,7 @@ def full(files) -> dict:
                    str(files / "baseline.csv"), "--costs", "1", "5")
 
 
-SECTIONS_ONE = ["summary", "metrics", "figures", "gains", "operating-points", "reproduce"]
+SECTIONS_ONE = ["summary", "metrics", "figures", "calibration", "gains", "operating-points", "reproduce"]
 SECTIONS_FULL = SECTIONS_ONE + ["comparison", "segments", "stability"]
 
 
@@ -127,10 +127,12 @@ def test_two_scores_segments_baseline_page_has_everything(full):
     assert figures == ["fig-roc", "fig-pr", "fig-gain", "fig-lift", "fig-ks-1", "fig-ks-2",
                        "fig-distribution-1", "fig-distribution-2", "fig-reliability-1", "fig-reliability-2"]
     tables = [a.get("class") for tag, a in parsed.elements if tag == "table"]
-    # data, per-score data, metrics, comparison, 2 gains, 2 operating points, segments,
-    # stability with its 2 bin tables, inputs
-    assert tables == ["summary kv", "scores", "metrics", "comparison", "gains", "gains", "points", "points",
-                      "segments", "stability", "psi-bins", "psi-bins", "inputs"]
+    # data, per-score data, metrics, comparison, 2 calibration tables by band with their
+    # tests, 2 gains, 2 operating points, segments, stability with the test against the
+    # baseline and its 2 bin tables, inputs
+    assert tables == ["summary kv", "scores", "metrics", "comparison", "bands", "calibration-tests",
+                      "bands", "calibration-tests", "gains", "gains", "points", "points", "segments",
+                      "stability", "baseline-test", "psi-bins", "psi-bins", "inputs"]
     # one row per segment and score
     assert page.count("<tr>") >= len(full["segments"]) + 20
     text = "".join(parsed.text)
