@@ -1619,9 +1619,10 @@ class BandAcc:
 
 
 def band_tests(obligors: Any, positives: Any, mean_pd: Any) -> tuple[np.ndarray, np.ndarray]:
-    """One-sided tests of each band's default rate against its mean PD, as the ECB's
-    IRB validation reporting template: H0 the PD is right, the alternative that the
-    true rate is *higher*.
+    """One-sided tests of each band's default rate against its mean PD: H0 the PD is
+    right, the alternative that the true rate is *higher* (the Jeffreys test is the one
+    of the ECB's instructions for reporting IRB validation results; the binomial test
+    is the classical exact test of the same question).
 
     * binomial: ``P(X >= d)`` for ``X ~ Binomial(n, PD)`` (1 when ``d = 0``), written
       as the regularized incomplete beta ``I_PD(d, n - d + 1)``;

@@ -1039,8 +1039,8 @@ def calibration_bands(
     sample_weight: Any = None,
 ) -> pd.DataFrame:
     """Calibration by band: obligors, positives, mean PD, observed rate and the
-    one-sided binomial and Jeffreys tests of each band, as the ECB's IRB validation
-    reporting template.
+    one-sided binomial and Jeffreys tests of each band (the Jeffreys test as the ECB's
+    instructions for reporting IRB validation results define it).
 
     Parameters
     ----------

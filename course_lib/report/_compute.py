@@ -695,10 +695,11 @@ NO_COUNT_TESTS: dict[str, str] = {
 
 #: What the band tests test, as the report states it.
 BAND_TESTS_TEXT = (
-    "one-sided, as the ECB's IRB validation reporting template: H0 the band's PD (its mean "
-    "score) is right, the alternative that its true default rate is higher; binomial: "
-    "P(X >= d) for X ~ Binomial(n, PD); Jeffreys: the CDF at the PD of the posterior "
-    "Beta(d + 1/2, n - d + 1/2)")
+    "one-sided: H0 the band's PD (its mean score) is right, the alternative that its true "
+    "default rate is higher; Jeffreys (the test of the ECB's instructions for reporting IRB "
+    "validation results): the CDF at the PD of the posterior Beta(d + 1/2, n - d + 1/2); "
+    "binomial (the classical exact test of the same question): P(X >= d) for "
+    "X ~ Binomial(n, PD)")
 
 
 def _calibration_bands(
