@@ -476,10 +476,16 @@ def _metrics(report: Mapping[str, Any], book: _Book) -> str:
             f"<span>KS {_fmt((block.get('ks_two_sided') or {}).get('value', block.get('ks')), 3)}"
             "</span></div></div>"
         )
-    intro = (
-        "<p>AUC, Gini, KS, partial AUC, the gains table and the operating points are exact: "
+    counts = (report.get("summary") or {}).get("integral", True)
+    exact = (
+        "AUC, Gini, KS, partial AUC, the gains table and the operating points are exact: "
         "computed from the counts of every distinct score, no binning (hover over a value to "
-        f"see its exact fraction). {_interval_text(report)} Each "
+        "see its exact fraction)." if counts else
+        "AUC, Gini, KS, partial AUC, the gains table and the operating points are computed "
+        "from the weight sums of every distinct score, no binning (in floating point: the "
+        "weights are not counts, so there is no exact fraction).")
+    intro = (
+        f"<p>{exact} {_interval_text(report)} Each "
         "metric's name links to the section of the book that explains it. The KS is given "
         "two-sided, the largest gap between the class CDFs either way (as scipy's ks_2samp), "
         "with the side where it lies and the score where it is reached, and one-sided, "
