@@ -62,6 +62,7 @@ __all__ = [
     "integer_weights",
     "check_binary_exact",
     "scale_weights",
+    "weight_exponent",
     "check_threshold",
     "at_or_above",
     "WEIGHT_UNITS",
@@ -84,6 +85,11 @@ WEIGHT_UNITS: dict[str, tuple[str, ...]] = {
     "pairwise_auc": ("weights",),
     "threshold_explorer": ("totals.m1", "totals.m0", "rows.tp", "rows.fp", "rows.fn",
                            "rows.tn"),
+    "calibration_bands": ("obligors", "positives"),
+    # sum_g (O_g - E_g)^2 / (E_g (1 - E_g / n_g)) is linear in the weights (its p-value
+    # needs counts: nan for fractional weights)
+    "hosmer_lemeshow": ("statistic",),
+    "calibration_slope": ("clipped",),
 }
 
 #: Weighted functions whose result depends on the weights' scale by definition, and why.
@@ -538,22 +544,28 @@ def check_integer(
     >>> check_integer(2.0, "n_bins", low=1)
     Traceback (most recent call last):
     ...
-    ValueError: n_bins must be an integer, got 2.0
-    >>> check_integer(0, "n_bins", low=1)
+    ValueError: n_bins must be a positive integer, got 2.0
+    >>> check_integer(-1, "seed", low=0)
     Traceback (most recent call last):
     ...
-    ValueError: n_bins must be an integer >= 1, got 0
+    ValueError: seed must be a non-negative integer, got -1
+    >>> check_integer(1, "n", low=2)
+    Traceback (most recent call last):
+    ...
+    ValueError: n must be an integer >= 2, got 1
     >>> check_integer(9, "n_bins", low=1, high=5, high_name="the number of samples 5")
     Traceback (most recent call last):
     ...
     ValueError: n_bins must be between 1 and the number of samples 5, got 9
     """
+    kind = ("an integer" if high is not None else "a positive integer" if low == 1
+            else "a non-negative integer" if low == 0 else f"an integer >= {low}")
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Integral, np.integer)):
-        raise ValueError(f"{name} must be an integer, got {value!r}")
+        raise ValueError(f"{name} must be {kind}, got {value!r}")
     v = int(value)
     if high is None:
         if v < low:
-            raise ValueError(f"{name} must be an integer >= {low}, got {v}")
+            raise ValueError(f"{name} must be {kind}, got {v}")
     elif not low <= v <= high:
         raise ValueError(f"{name} must be between {low} and {high_name or high}, got {v}")
     return v
@@ -600,6 +612,24 @@ def scale_weights(w: np.ndarray | None) -> np.ndarray | None:
     if w is None:
         return None
     return _scale_by_top(w, float(w.max()))
+
+
+def weight_exponent(w: np.ndarray | None) -> int:
+    """The power of two by which :func:`scale_weights` divides: ``w`` is
+    ``numpy.ldexp(scale_weights(w), weight_exponent(w))``, and a sum of the scaled
+    weights ``v`` is ``numpy.ldexp(v, weight_exponent(w))`` in the weights' own units
+    (0 for ``None`` or all zero).
+
+    >>> w = np.array([3e160, 1e160])
+    >>> bool((np.ldexp(scale_weights(w), weight_exponent(w)) == w).all())
+    True
+    >>> weight_exponent(np.array([4.0, 2.0]))
+    3
+    """
+    if w is None:
+        return 0
+    top = float(w.max())
+    return int(np.frexp(top)[1]) if top > 0.0 else 0
 
 
 def _scale_by_top(w: np.ndarray, top: float) -> np.ndarray:

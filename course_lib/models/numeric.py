@@ -97,8 +97,7 @@ class NumericPart(ModelBase):
         >>> int(y.sum()), bool(((0 <= s) & (s <= 1)).all())
         (3, True)
         """
-        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-            raise ValueError(f"n must be a positive integer, got {n!r}")
+        n = check_integer(n, "n", low=1)
         if not isinstance(pi, numbers.Real) or not 0 <= pi <= 1:
             raise ValueError(f"pi (the share of positives) must lie in [0, 1], got {pi!r}")
         rng = np.random.default_rng(seed)

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._checks import check_integer
 from .._stream import (
     CLIP,
     ApAcc,
@@ -107,17 +108,12 @@ def check_guards(min_class: Any, max_levels: Any, h_prior: Any) -> tuple[int, in
     ...
     ValueError: max_levels must be a positive integer, got 0
     """
-    def whole(x: Any) -> bool:
-        return isinstance(x, (numbers.Integral, np.integer)) and not isinstance(
-            x, (bool, np.bool_))
-    if not whole(min_class) or min_class < 0:
-        raise ValueError(f"min_class must be a non-negative integer, got {min_class!r}")
-    if not whole(max_levels) or max_levels < 1:
-        raise ValueError(f"max_levels must be a positive integer, got {max_levels!r}")
+    min_class = check_integer(min_class, "min_class", low=0)
+    max_levels = check_integer(max_levels, "max_levels", low=1)
     if h_prior not in H_PRIORS:
         raise ValueError(f"h_prior must be one of {', '.join(map(repr, H_PRIORS))}, "
                          f"got {h_prior!r}")
-    return int(min_class), int(max_levels), str(h_prior)
+    return min_class, max_levels, str(h_prior)
 
 
 def too_few(what: str, m1: Any, m0: Any, min_class: int) -> str | None:

@@ -29,7 +29,7 @@ from typing import Any, NamedTuple, Protocol, runtime_checkable
 import numpy as np
 import pandas as pd
 
-from .._checks import are_counts, check_labels, check_scores, check_weights, need_classes
+from .._checks import are_counts, check_integer, check_labels, check_scores, check_weights, need_classes
 from .._groups import score_groups
 from ._refuse import refuse
 from ._sources import read_frame
@@ -617,6 +617,4 @@ class MemoryEngine:
 
 def check_chunk(chunk: Any) -> int:
     """``chunk`` as a positive int (a ValueError otherwise)."""
-    if isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)) or chunk < 1:
-        raise ValueError(f"chunk must be a positive integer, got {chunk!r}")
-    return int(chunk)
+    return check_integer(chunk, "chunk", low=1)

@@ -25,12 +25,12 @@ rows (in the same order), with the same seed.
 from __future__ import annotations
 
 import math
-import numbers
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from .._checks import check_integer
 from ..inference import bootstrap_intervals
 from ._engine import CHUNK, Engine, Rows, Summary
 
@@ -64,14 +64,7 @@ def check_bootstrap(replicates: Any, seed: Any) -> tuple[int, int]:
     ...
     ValueError: replicates must be a positive integer, got 0
     """
-    def whole(x: Any) -> bool:
-        return isinstance(x, (numbers.Integral, np.integer)) and not isinstance(
-            x, (bool, np.bool_))
-    if not whole(replicates) or replicates < 1:
-        raise ValueError(f"replicates must be a positive integer, got {replicates!r}")
-    if not whole(seed) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
-    return int(replicates), int(seed)
+    return check_integer(replicates, "replicates", low=1), check_integer(seed, "seed", low=0)
 
 
 def weight_kind_of(summary: Summary, weight_kind: Any) -> tuple[str | None, bool]:
