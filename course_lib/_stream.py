@@ -1655,6 +1655,11 @@ def hosmer_lemeshow_counts(obligors: Any, positives: Any, expected: Any
     band whose PDs are all 0 or all 1 adds 0 when it agrees, infinity when not; with
     fewer than three bands there is no p-value (nan).
 
+    The statistic is linear in the units of the counts (weights times ``k`` give ``k``
+    times the statistic): it is computed on the counts divided by the power of two that
+    brings the largest band into [0.5, 1) (exact), so that no square overflows (weight
+    sums near 1e300) or underflows (near 1e-300), and multiplied back.
+
     >>> s, df, p = hosmer_lemeshow_counts([10, 10, 10], [1, 5, 8], [2.0, 5.0, 7.0])
     >>> round(s, 4), df, round(p, 4)
     (1.1012, 1, 0.294)
@@ -1662,12 +1667,21 @@ def hosmer_lemeshow_counts(obligors: Any, positives: Any, expected: Any
     n = np.asarray(obligors, dtype=np.float64)
     o = np.asarray(positives, dtype=np.float64)
     e = np.asarray(expected, dtype=np.float64)
+    top = float(n.max()) if n.size else 0.0
+    exponent = int(np.frexp(top)[1]) if 0.0 < top < math.inf else 0
+    if exponent:
+        n, o, e = np.ldexp(n, -exponent), np.ldexp(o, -exponent), np.ldexp(e, -exponent)
     var = e * (1.0 - e / n)
     gap = (o - e) ** 2
     with np.errstate(invalid="ignore", divide="ignore"):
         terms = np.where(var > 0, gap / np.where(var > 0, var, 1.0),
                          np.where(gap > 0, math.inf, 0.0))
     stat = float(terms.sum())
+    if exponent and math.isfinite(stat):
+        try:
+            stat = math.ldexp(stat, exponent)
+        except OverflowError:  # a statistic beyond float64 (only with weights)
+            stat = math.inf
     df = int(n.size) - 2
     p = float(chdtrc(df, stat)) if df >= 1 else math.nan
     return stat, df, p
@@ -1736,6 +1750,12 @@ def logistic_recalibration(
     clipped before the logit. A constant score, or scores that separate the classes
     (the likelihood has no maximum), give nan with ``converged`` False.
     Starts at ``(0, 1)``: the scores as they are.
+
+    Newton's method works in the engine's units (weights times ``totals.scale``, a
+    power of two that brings their sum into [0.5, 1)): its steps do not depend on the
+    units, bit for bit, and neither the Hessian's determinant nor the likelihood
+    overflows or underflows, whatever the weights' scale; ``cov`` alone is brought
+    back to the units of the data.
     """
     scale = totals.scale
 
@@ -1745,7 +1765,7 @@ def logistic_recalibration(
         return acc
 
     def parts(acc: _RecalibrationAcc) -> tuple[float, np.ndarray, np.ndarray]:
-        v = [float(s) / scale for s in acc.sums]
+        v = [float(s) for s in acc.sums]
         return v[0], np.array(v[1:3]), np.array([[v[3], v[4]], [v[4], v[5]]])
 
     a, b = 0.0, 1.0
@@ -1777,6 +1797,8 @@ def logistic_recalibration(
         if done:
             det = hess[0, 0] * hess[1, 1] - hess[0, 1] ** 2
             cov = np.array([[hess[1, 1], -hess[0, 1]], [-hess[0, 1], hess[0, 0]]]) / det
+            with np.errstate(over="ignore"):  # inverse information in the data's units
+                cov = cov * scale
             return {"intercept": a, "slope": b, "cov": cov, "converged": True,
                     "iterations": it, "clipped": clipped}
     return dict(nan, iterations=max_iter)

@@ -32,6 +32,7 @@ weight are dropped.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Any, Literal, NamedTuple
 
@@ -50,7 +51,9 @@ from ._checks import (
     class_totals,
     need_classes,
     need_weight,
+    scale_weights,
     undefined,
+    weight_exponent,
 )
 from ._groups import score_groups
 from ._labels import check_classes, check_label_list, encode_labels
@@ -991,16 +994,29 @@ def bands_frame(counts: BandCounts, integral: bool) -> pd.DataFrame:
     })
 
 
+def _counted(w: np.ndarray | None) -> tuple[np.ndarray | None, bool, int]:
+    """``(w, integral, exponent)`` of the weights as given: counts (none, or whole
+    numbers below ``2**53`` in all) stay as they are (``exponent`` 0); other weights
+    are scaled by :func:`~course_lib._checks.scale_weights` (exact), so that no sum or
+    product of them overflows or underflows, and a sum ``v`` of them is
+    ``numpy.ldexp(v, exponent)`` in the weights' own units."""
+    if are_counts(w):
+        return w, True, 0
+    return scale_weights(w), False, weight_exponent(w)
+
+
 def _band_counts(
     y_true: Any, y_prob: Any, bands: Any, n_bins: Any, max_grades: Any, sample_weight: Any,
     what: str,
-) -> tuple[BandCounts, str, bool]:
+) -> tuple[BandCounts, str, bool, int]:
     """Validated input summed by :class:`~course_lib._stream.BandAcc`: the counts, the
-    rule and whether they are counts (no weights or integer weights)."""
+    rule, whether they are counts (no weights or integer weights) and the power of two
+    of their units (:func:`_counted`: the sums of fractional weights are those of the
+    scaled weights)."""
     n_bins = check_integer(n_bins, "n_bins", low=1)
     max_grades = check_integer(max_grades, "max_grades", low=0)
-    y, p, w = _check_prob(y_true, y_prob, sample_weight, what, scale=False)
-    integral = are_counts(w)
+    y, p, given = _check_prob(y_true, y_prob, sample_weight, what, scale=False)
+    w, integral, exponent = _counted(given)
     m1, m0 = class_totals(y, w)
     totals = Totals.of(m1, m0, integral)
     if bands is None:
@@ -1008,7 +1024,7 @@ def _band_counts(
         rule = band_rule(np.unique(live).size, max_grades=max_grades)
         acc = BandAcc(totals, rule, n_bins)
         run(in_memory(y, p, w, integral=integral)[0], totals, acc)
-        return acc.result(), rule, integral
+        return acc.result(), rule, integral, exponent
     values = np.asarray(bands, dtype=object)
     if values.ndim != 1 or values.size != y.size:
         raise ValueError(f"bands must hold one band per object ({y.size}), got shape {values.shape}")
@@ -1026,7 +1042,7 @@ def _band_counts(
                            integral=integral)[0]
         for ch in chunks:
             acc.update(cum.step(ch), key)
-    return acc.result(), "given", integral
+    return acc.result(), "given", integral, exponent
 
 
 def calibration_bands(
@@ -1082,9 +1098,12 @@ def calibration_bands(
     >>> round(float(t["binomial_p"].iloc[1]), 4)  # P(X >= 1), X ~ Binomial(3, 0.1)
     0.271
     """
-    counts, rule, integral = _band_counts(y_true, y_prob, bands, n_bins, max_grades,
-                                          sample_weight, "calibration by band")
+    counts, rule, integral, exponent = _band_counts(
+        y_true, y_prob, bands, n_bins, max_grades, sample_weight, "calibration by band")
     frame = bands_frame(counts, integral)
+    if exponent:  # the sums of weights in the weights' units (the rates are ratios)
+        for column in ("obligors", "positives"):
+            frame[column] = np.ldexp(frame[column].to_numpy(), exponent)
     frame.attrs["rule"] = rule
     return frame
 
@@ -1115,7 +1134,9 @@ def hosmer_lemeshow(
     -------
     HosmerLemeshow
         ``(statistic, df, p_value)``; the p-value is nan with fewer than three bands
-        or fractional weights.
+        or fractional weights. The statistic is linear in the weights (weights times
+        ``k`` give ``k`` times it): with weights that are not counts it is in their
+        units, not a chi-squared variable.
 
     Examples
     --------
@@ -1124,10 +1145,15 @@ def hosmer_lemeshow(
     >>> round(r.statistic, 4), r.df
     (2.8148, 1)
     """
-    counts, _, integral = _band_counts(y_true, y_prob, bands, n_bins, max_grades,
-                                       sample_weight, "the Hosmer-Lemeshow test")
+    counts, _, integral, exponent = _band_counts(
+        y_true, y_prob, bands, n_bins, max_grades, sample_weight, "the Hosmer-Lemeshow test")
     stat, df, p = hosmer_lemeshow_counts(counts.obligors, counts.positives, counts.sum_p)
-    return HosmerLemeshow(stat, df, p if integral else float("nan"))
+    if exponent and math.isfinite(stat):  # linear in the weights: in their units
+        try:
+            stat = math.ldexp(stat, exponent)
+        except OverflowError:
+            stat = math.inf
+    return HosmerLemeshow(stat, df, p if integral else math.nan)
 
 
 def calibration_in_the_large(
@@ -1156,9 +1182,9 @@ def calibration_in_the_large(
     >>> r.observed, r.expected, r.z
     (0.25, 0.5, -1.0)
     """
-    y, p, w = _check_prob(y_true, y_prob, sample_weight, "calibration-in-the-large",
-                          scale=False)
-    integral = are_counts(w)
+    y, p, given = _check_prob(y_true, y_prob, sample_weight, "calibration-in-the-large",
+                              scale=False)
+    w, integral, _ = _counted(given)  # every number a ratio of the (scaled) sums
     m1, m0 = class_totals(y, w)
     totals = Totals.of(m1, m0, integral)
     acc = BandAcc(totals, "given")
@@ -1228,9 +1254,11 @@ def calibration_slope(
         raise ValueError(f"level must be a number strictly between 0 and 1, got {level!r}")
     if isinstance(clip, bool) or not isinstance(clip, (int, float)) or not 0 < clip < 0.5:
         raise ValueError(f"clip must be a number in (0, 0.5), got {clip!r}")
-    y, p, w = _check_prob(y_true, y_prob, sample_weight, "the calibration slope",
-                          scale=False)
-    integral = are_counts(w)
+    y, p, given = _check_prob(y_true, y_prob, sample_weight, "the calibration slope",
+                              scale=False)
+    w, integral, exponent = _counted(given)
     chunks, totals = in_memory(y, p, w, integral=integral)
     fit = logistic_recalibration(lambda: chunks, totals, clip=float(clip))
+    if exponent:  # the weight of the clipped scores in the weights' units
+        fit["clipped"] = float(np.ldexp(fit["clipped"], exponent))
     return recalibration(fit, float(level), integral)

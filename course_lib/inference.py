@@ -279,10 +279,18 @@ def _replicate_stats(
     each group of equal scores (sequential, no random access); then
     ``AUC = sum_r P_r (N_below_r + N_r / 2) / (P N)`` and, with the cumulative shares
     ``F1``, ``F0`` up to group r, ``TPR - FPR`` at the threshold just above group r is
-    ``F0 - F1``. Counts (``w`` None) are exact integers in float64. A resample without
-    weight in a class gives ``nan``; ``ks=False`` skips the two KS (None).
+    ``F0 - F1``. Counts (``w`` None) are exact integers in float64; weights come
+    scaled by :func:`~course_lib._checks.scale_weights` (every number here is a ratio
+    of them), so no product overflows or underflows. A resample that drew no row of
+    positive weight of a class (rows counted, whatever the weights' scale) gives
+    ``nan``; ``ks=False`` skips the two KS (None).
     """
     k = counts[:, ranked.order].astype(np.float64)
+    kept = np.ones(ranked.y.size, dtype=bool) if ranked.w is None else ranked.w > 0
+    # each resample's draws of rows of each class with weight (exact integers)
+    rows1 = k @ (ranked.y & kept).astype(np.float64)
+    rows0 = k @ (~ranked.y & kept).astype(np.float64)
+    undefined = (rows1 == 0) | (rows0 == 0)
     if ranked.w is not None:
         k *= ranked.w
     pos_rows = np.where(ranked.y, k, 0.0)
@@ -291,7 +299,6 @@ def _replicate_stats(
     neg = np.add.reduceat(neg_rows, ranked.starts, axis=1)
     c1, c0 = np.cumsum(pos, axis=1), np.cumsum(neg, axis=1)
     m1, m0 = c1[:, -1], c0[:, -1]
-    undefined = ~((m1 > 0) & (m0 > 0))
     with np.errstate(invalid="ignore", divide="ignore"):
         auc = (pos * (c0 - 0.5 * neg)).sum(axis=1) / (m1 * m0)
         auc[undefined] = np.nan
@@ -379,7 +386,8 @@ def auc_ci_bootstrap(
     """
     level = _check_level(level)
     n_boot = _check_n_boot(n_boot)
-    y, s, w = check_binary(y_true, y_score, sample_weight, scale=False)
+    # the weights scaled (exact): the AUC and every resample's are ratios of them
+    y, s, w = check_binary(y_true, y_score, sample_weight)
     if not has_both_classes(y, w, "ROC AUC"):
         return BootstrapCI(math.nan, math.nan, math.nan)
     stratified = check_flag(stratified, "stratified")
@@ -499,12 +507,13 @@ def bootstrap_intervals(
             raise ValueError(
                 f"y_true and the score {name!r} have different lengths: {y.size} and {s.size}")
         scores[name] = s
-    w = check_weights(sample_weight, y.size, scale=False)
+    # the weights scaled (exact): every number is a ratio of them
+    w = check_weights(sample_weight, y.size)
     m1 = int(np.count_nonzero(y))
     if w is None:
         both = 0 < m1 < y.size
-    else:
-        both = bool(w[y].sum() > 0 and w[~y].sum() > 0)
+    else:  # rows of each class with weight
+        both = bool((w[y] > 0).any() and (w[~y] > 0).any())
     if not both:
         raise ValueError("the bootstrap needs rows of both classes (with positive weight)")
     rng = check_seed(seed)

@@ -156,8 +156,9 @@ WEIGHTED = sorted(n for n, f in PUBLIC.items()
                   if "sample_weight" in inspect.signature(f).parameters)
 # values for the parameters (by name) that a call needs besides the data
 REQUIRED = {"rate": 0.3, "cost": 0.3, "revenue": 3.0, "max_fpr": 0.5}
-# a scale-invariant option of the functions _checks.SCALE_DEPENDENT names
-INVARIANT_OPTION = {"platt_scaling": {"targets": "labels"}}
+# a scale-invariant option of the functions _checks.SCALE_DEPENDENT names, and a fixed
+# seed for the functions whose default seed is None (fresh randomness on each call)
+INVARIANT_OPTION = {"platt_scaling": {"targets": "labels"}, "auc_ci_bootstrap": {"seed": 0}}
 SCALES = [1e-300, 1e-170, 1.0, 1e160, 1e300]
 
 
@@ -245,6 +246,31 @@ def test_weights_of_any_scale_give_the_same_result(name, factor):
         expected = value * factor if path in units else value
         np.testing.assert_allclose(got[path], expected, rtol=1e-12, atol=1e-300,
                                    err_msg=f"{name}: {path or 'result'} at weights * {factor}")
+
+
+@pytest.mark.parametrize("factor", SCALES)
+def test_the_bootstrap_drops_the_resamples_without_rows_of_a_class_at_any_scale(factor):
+    """Unstratified resamples that draw no row of a class with weight are dropped:
+    rows counted (a positive row of weight 0 does not count), not weight sums compared
+    with 0, so the same resamples are kept at every scale of the weights."""
+    y = np.array([0, 0, 0, 0, 0, 0, 1, 1, 1])
+    s = np.array([0.1, 0.5, 0.3, 0.4, 0.2, 0.6, 0.7, 0.35, 0.9])
+    w = np.array([1.5, 0.25, 2, 1, 0.5, 1, 2, 1.25, 0.0])
+    ref = cl.bootstrap_intervals(y, s, sample_weight=w, n_boot=400, stratified=False,
+                                 return_replicates=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = cl.bootstrap_intervals(y, s, sample_weight=w * factor, n_boot=400,
+                                     stratified=False, return_replicates=True)
+        ci = cl.auc_ci_bootstrap(y, s, sample_weight=w * factor, n_boot=400, seed=0,
+                                 stratified=False)
+    assert 300 < ref["used"] < 400 and got["used"] == ref["used"]
+    r, g = ref["replicates"]["score"], got["replicates"]["score"]
+    np.testing.assert_array_equal(g["used"], r["used"])
+    np.testing.assert_array_equal(np.isnan(g["auc"]), ~r["used"])
+    np.testing.assert_allclose(g["auc"], r["auc"], rtol=1e-12)
+    assert ci == pytest.approx(tuple(cl.auc_ci_bootstrap(
+        y, s, sample_weight=w, n_boot=400, seed=0, stratified=False)), rel=1e-12)
 
 
 def test_scale_dependence_of_platt_targets_is_the_documented_one():

@@ -12,6 +12,7 @@ tests/test_report_engines.py).
 from __future__ import annotations
 
 import json
+import warnings
 from typing import Any
 
 import numpy as np
@@ -169,6 +170,33 @@ def test_integer_weights_default_to_frequency_and_the_page_says_so() -> None:
     assert s["scores"]["a"]["interval"] == "bootstrap" and s["scores"]["a"]["auc_se"] is None
     assert s["scores"]["a"]["auc"] == r["scores"]["a"]["auc"]  # the point is the same
     assert s["bootstrap"]["rows"] == len(df) and s["bootstrap"]["replicates"] == 50
+
+
+@pytest.mark.parametrize("factor", [1e-300, 1e300])
+def test_sampling_weights_of_any_scale_give_the_same_report(factor: float) -> None:
+    """Weights near 1e-300 or 1e300: no warning, the same intervals, calibration table
+    and slope (the library's functions scale the weights by a power of two first); the
+    sums of weights in the weights' units."""
+    df = table(5, n=200)
+    args = dict(label="y", scores="a", weight="w", weight_kind="sampling", replicates=60)
+    ref = report(df, **args).data["scores"]["a"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = report(df.assign(w=df["w"] * factor), **args).data["scores"]["a"]
+    for key in ("auc", "auc_ci", "gini_ci", "ks_ci", "ks_two_sided_ci"):
+        assert got[key] == pytest.approx(ref[key], rel=1e-12), key
+    want, have = ref["calibration_bands"], got["calibration_bands"]
+    assert len(have["bands"]) == len(want["bands"]) > 1
+    for a, b in zip(have["bands"], want["bands"]):
+        assert a["band"] == b["band"]
+        for key in ("mean_score", "observed_rate"):
+            assert a[key] == pytest.approx(b[key], rel=1e-12), key
+        for key in ("obligors", "positives"):
+            assert a[key] == pytest.approx(b[key] * factor, rel=1e-12), key
+    for key in ("intercept", "slope"):
+        assert have["recalibration"][key] == pytest.approx(
+            want["recalibration"][key], rel=1e-9), key
+    assert have["recalibration"]["converged"] and have["hosmer_lemeshow"]["statistic"] is None
 
 
 def canonical(df: pd.DataFrame, scores: list[str]) -> pd.DataFrame:
