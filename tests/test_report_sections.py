@@ -242,6 +242,14 @@ def test_sampling_weights_leave_out_what_counts_objects():
     assert "No interval: the weights are sampling weights" in text_of(section(page, "periods"))
     whiskers = parse(page).whiskers
     assert whiskers.get("fig-periods-gini", 0) == 0
+    # the bootstrap's KS intervals are in the metrics table (DeLong gives none for KS)
+    metrics = text_of(section(page, "metrics"))
+    block = sampling["scores"]["p"]
+    for label, key in (("KS two-sided 95 % interval", "ks_two_sided_ci"),
+                       ("KS one-sided 95 % interval", "ks_ci")):
+        low, high = block[key]
+        assert f"{label} [{low:.4f}, {high:.4f}]" in metrics, label
+    assert "KS one-sided 95 % interval" not in _html.render(counted)
 
 
 def test_a_period_of_one_class():

@@ -395,8 +395,10 @@ _METRIC_ROWS: list[tuple[str, str, str]] = [
     ("gini_ci", "auc_ci", "Gini 95 % interval"),
     ("ks_two_sided", "ks", "KS two-sided, max |F1 − F0|"),
     ("ks_direction", "ks", "KS two-sided: direction, reached at score"),
+    ("ks_two_sided_ci", "ks", "KS two-sided 95 % interval"),  # bootstrap only
     ("ks", "ks", "KS one-sided, max(TPR − FPR)"),
     ("ks_score", "ks", "KS one-sided reached at score"),
+    ("ks_ci", "ks", "KS one-sided 95 % interval"),
     ("average_precision", "average_precision", "Average precision"),
     ("pr_baseline", "pr_baseline", "PR baseline (positive rate)"),
     ("partial_auc", "partial_auc", "Partial AUC"),
@@ -430,8 +432,10 @@ def _metrics(report: Mapping[str, Any], book: _Book) -> str:
         present = False
         for name in names:
             block = scores[name]
-            if key in ("auc_ci", "gini_ci"):
-                cell = _ci(block.get(key))
+            if key in ("auc_ci", "gini_ci", "ks_ci", "ks_two_sided_ci"):
+                pair = block.get(key)
+                cell = _ci(pair) if key in ("auc_ci", "gini_ci") or (
+                    pair and any(v is not None for v in pair)) else ""
             elif key in ("partial_auc", "mcclish"):
                 part = block.get("partial_auc") or {}
                 max_fpr = part.get("max_fpr", max_fpr)
