@@ -88,9 +88,16 @@ test-warehouse: $(WAREHOUSE_STAMP)
 # tests/book_build.py), the two sandbox-attack batches in two, the longest units first.
 PARALLEL := -n auto --maxprocesses 4 --dist loadfile
 
-test: check $(WAREHOUSE_STAMP) $(TEST_STAMP)
+# make check's two steps, mypy beside the tests: it type-checks on one core for about 20 s
+# on a fresh clone while pytest's workers start; either failing fails make test (its
+# output is printed after the tests').
+test: $(STAMP) $(WAREHOUSE_STAMP) $(TEST_STAMP)
+	$(BIN)/ruff check .
+	@log=$$(mktemp); $(BIN)/mypy > "$$log" 2>&1 & mypy=$$!; \
 	$(BIN)/python -m pytest $(PARALLEL) tests course_lib key $(NOTEBOOKS) $(BOOK_NOTEBOOKS) \
-	  --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
+	  --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg; tests=$$?; \
+	wait $$mypy; types=$$?; echo "$(BIN)/mypy"; cat "$$log"; rm -f "$$log"; \
+	exit $$(( tests || types ))
 
 # The stored outputs must not depend on the processor that produced them. This re-runs the
 # notebook comparison with other code paths for the same arithmetic: OpenBLAS's kernels for
