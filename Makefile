@@ -95,7 +95,7 @@ test: $(STAMP) $(WAREHOUSE_STAMP) $(TEST_STAMP)
 	$(BIN)/ruff check .
 	@log=$$(mktemp); $(BIN)/mypy > "$$log" 2>&1 & mypy=$$!; \
 	$(BIN)/python -m pytest $(PARALLEL) tests course_lib key $(NOTEBOOKS) $(BOOK_NOTEBOOKS) \
-	  --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg; tests=$$?; \
+	  --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg --durations=20; tests=$$?; \
 	wait $$mypy; types=$$?; echo "$(BIN)/mypy"; cat "$$log"; rm -f "$$log"; \
 	exit $$(( tests || types ))
 
