@@ -266,3 +266,22 @@ def test_a_period_of_one_class():
     assert periods["head"][4] == "Gini"  # one score: no score column
     assert periods["rows"][0][4] == "–" and periods["rows"][0][5] == "no interval"
     assert math.isfinite(float(periods["rows"][1][4]))
+
+
+def test_report_md_names_every_key_the_report_writes():
+    """course_lib/report/REPORT.md documents the JSON: every key of the top level, of
+    the summary, the options, a score's block, a segment, a period and the baseline
+    test, in a report that has them all (by, bands, period, baseline, sampling
+    weights), is named there in backticks."""
+    doc = (Path(__file__).resolve().parents[1] / "course_lib" / "report"
+           / "REPORT.md").read_text(encoding="utf-8")
+    frame, base = frames(600)
+    base["w"] = 1
+    frame["seg"] = np.where(frame["p"] > 0.5, "high", "low")
+    data = report(frame, label="y", scores="p", period="when", baseline=base, weight="w",
+                  by="seg", weight_kind="sampling", replicates=20).data
+    keys = {*data, *data["summary"], *data["options"], *data["scores"]["p"],
+            *data["segments"][0], *data["periods"][0], *data["baseline_test"][0],
+            *data["scores"]["p"]["calibration_bands"], *data["header"]}
+    missing = sorted(k for k in keys if f"`{k}`" not in doc and f'["{k}"]' not in doc)
+    assert not missing, f"REPORT.md does not name {missing}"
