@@ -1,9 +1,11 @@
 """``classifier-report``: a table of scores in, one validation report out.
 
     classifier-report DATA --label y --score p [--score p2 ...] [--weight w] [--by segment]
-        [--baseline OTHER] [--engine duckdb|spark|memory] [--pos-label V] [--max-fpr F]
-        [--costs FP FN] [--out report.html] [--pdf] [--json] [--book-url URL]
-        [--title T] [--model M] [--window W] [--paper a4|letter]
+        [--baseline OTHER] [--bands COL] [--period COL] [--engine duckdb|spark|memory]
+        [--pos-label V] [--max-fpr F] [--costs FP FN] [--out report.html] [--pdf] [--json]
+        [--book-url URL] [--title T] [--model M] [--window W] [--paper a4|letter]
+        [--weight-kind frequency|sampling] [--replicates B] [--seed S] [--h-prior r|hand]
+        [--min-class N] [--max-levels N] [--sep C] [--decimal ,]
 
 Writes ``--out`` (a self-contained HTML page), with ``--json`` every number beside it
 (``report.json``) and with ``--pdf`` the page printed by headless Chromium
