@@ -47,9 +47,11 @@ from ._checks import (
     check_weights,
     has_both_classes,
 )
+from ._groups import ScoreGroups
 from ._stream import (
     AucAcc,
     DeLongAcc,
+    KsAcc,
     Totals,
     delong_interval,
     in_memory,
@@ -277,13 +279,14 @@ def _replicate_stats(
     A row drawn ``k`` times weighs ``k * w``. With the rows in increasing score order,
     one ``add.reduceat`` per class gives each resample's weight ``P_r``, ``N_r`` of
     each group of equal scores (sequential, no random access); then
-    ``AUC = sum_r P_r (N_below_r + N_r / 2) / (P N)`` and, with the cumulative shares
-    ``F1``, ``F0`` up to group r, ``TPR - FPR`` at the threshold just above group r is
-    ``F0 - F1``. Counts (``w`` None) are exact integers in float64; weights come
-    scaled by :func:`~course_lib._checks.scale_weights` (every number here is a ratio
-    of them), so no product overflows or underflows. A resample that drew no row of
-    positive weight of a class (rows counted, whatever the weights' scale) gives
-    ``nan``; ``ks=False`` skips the two KS (None).
+    and each resample's groups, in decreasing score order, go through the one engine
+    (:class:`~course_lib._stream.AucAcc` and :class:`~course_lib._stream.KsAcc`, as
+    :func:`course_lib.roc_auc`, :func:`course_lib.ks_statistic` and
+    :func:`course_lib.ks_two_sided` compute them). Counts (``w`` None) are exact
+    integers; weights come scaled by :func:`~course_lib._checks.scale_weights`, so no
+    product overflows or underflows. A resample that drew no row of positive weight of
+    a class (rows counted, whatever the weights' scale) gives ``nan``; ``ks=False``
+    skips the two KS (None).
     """
     k = counts[:, ranked.order].astype(np.float64)
     kept = np.ones(ranked.y.size, dtype=bool) if ranked.w is None else ranked.w > 0
@@ -295,22 +298,22 @@ def _replicate_stats(
         k *= ranked.w
     pos_rows = np.where(ranked.y, k, 0.0)
     neg_rows = k - pos_rows  # exactly k or 0
-    pos = np.add.reduceat(pos_rows, ranked.starts, axis=1)
-    neg = np.add.reduceat(neg_rows, ranked.starts, axis=1)
-    c1, c0 = np.cumsum(pos, axis=1), np.cumsum(neg, axis=1)
-    m1, m0 = c1[:, -1], c0[:, -1]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        auc = (pos * (c0 - 0.5 * neg)).sum(axis=1) / (m1 * m0)
-        auc[undefined] = np.nan
-        if not ks:
-            return auc, None, None
-        gap = c0 / m0[:, None] - c1 / m1[:, None]
-        high, low = gap.max(axis=1), gap.min(axis=1)
-        one = np.maximum(high, 0.0)
-        two = np.maximum(high, -low)
-    one[undefined] = np.nan
-    two[undefined] = np.nan
-    return auc, one, two
+    # each group's weight per resample, highest score first (contiguous rows)
+    pos = np.add.reduceat(pos_rows, ranked.starts, axis=1)[:, ::-1].copy()
+    neg = np.add.reduceat(neg_rows, ranked.starts, axis=1)[:, ::-1].copy()
+    integral = ranked.w is None
+    if integral:  # the draws' counts: exact integers
+        pos, neg = pos.astype(np.int64), neg.astype(np.int64)
+    rank = np.arange(pos.shape[1] - 1, -1, -1, dtype=np.float64)  # stands for the score
+    auc, one, two = (np.full(pos.shape[0], np.nan) for _ in range(3))
+    for r in np.flatnonzero(~undefined).tolist():
+        totals = Totals.of(pos[r].sum(), neg[r].sum(), integral)
+        area, gaps = AucAcc(totals), KsAcc(totals)
+        run([ScoreGroups(rank, pos[r], neg[r])], totals, *((area, gaps) if ks else (area,)))
+        auc[r] = float(area.result())
+        if ks:
+            one[r], two[r] = float(gaps.result()), float(gaps.two_sided()[0])
+    return (auc, one, two) if ks else (auc, None, None)
 
 
 def _bootstrap_aucs(
