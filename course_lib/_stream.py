@@ -296,6 +296,19 @@ def _threshold(value: Any) -> int | float:
     return float(value)
 
 
+def _share(value: float) -> float:
+    """A float share of weight sums kept in [0, 1]: the weights' sums are taken in
+    different orders (the running sums, the class totals), so an AUC or KS of exactly
+    1 may come out one unit in the last place above it.
+
+    >>> _share(1.0000000000000002), _share(0.25), _share(float("nan"))
+    (1.0, 0.25, nan)
+    """
+    if value > 1.0:
+        return 1.0
+    return 0.0 if value < 0.0 else value
+
+
 def _ratio(num: Any, den: Any, exact: bool) -> Fraction | float:
     if exact:
         return Fraction(int(num), int(den))
@@ -465,7 +478,7 @@ class AucAcc:
         t = self.totals
         if self.totals.integral:
             return Fraction(int(self.num), 2 * int(t.m1) * int(t.m0))
-        return float(self.num) / (2.0 * float(t.m1) * float(t.m0))
+        return _share(float(self.num) / (2.0 * float(t.m1) * float(t.m0)))
 
 
 # ------------------------------------------------------------------------------- KS
@@ -524,7 +537,7 @@ class KsAcc:
         if t.integral:
             value: Fraction | float = Fraction(int(gap), int(t.m1) * int(t.m0))
         else:
-            value = float(gap) / (float(t.m1) * float(t.m0))
+            value = _share(float(gap) / (float(t.m1) * float(t.m0)))
         return value, direction, None if score is None else _threshold(score)
 
     def result(self) -> Fraction | float:
@@ -532,7 +545,7 @@ class KsAcc:
         t = self.totals
         if t.integral:
             return Fraction(int(self.best), int(t.m1) * int(t.m0))
-        return float(self.best) / (float(t.m1) * float(t.m0))
+        return _share(float(self.best) / (float(t.m1) * float(t.m0)))
 
     def threshold(self) -> int | float | None:
         """The score where the KS is reached (None: the empty selection)."""
