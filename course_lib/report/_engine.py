@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from .._checks import are_counts, check_integer, check_labels, check_scores, check_weights, need_classes
-from .._groups import score_groups
+from .._groups import group_chunks
 from ._refuse import refuse
 from ._sources import read_frame
 
@@ -340,6 +340,16 @@ def _descending(s: np.ndarray, keys: np.ndarray | None = None) -> np.ndarray:
     return np.lexsort((neg, keys))
 
 
+def _distinct_and_tied(chunks: group_chunks) -> tuple[int, int]:
+    """The number of groups and the rows in groups of two or more (groups of counts)."""
+    distinct = tied = 0
+    for g in chunks:
+        sizes = g.pos + g.neg
+        distinct += sizes.size
+        tied += int(sizes[sizes > 1].sum())
+    return distinct, tied
+
+
 def _group_starts(*columns: np.ndarray) -> np.ndarray:
     n = columns[0].size
     new = np.zeros(n, dtype=bool)
@@ -460,6 +470,7 @@ class MemoryEngine:
         # the other columns the groups can be split by (bands, period), by name
         self._splits = {c: col[keep].to_numpy(dtype=object) for c, col in x_cols.items()}
         self._cache: dict[tuple[str, str | None], Any] = {}
+        self._rows_grouped: dict[str, group_chunks] = {}
         m1, m0 = self._totals()
         need_classes(m1, m0, "the report", warn=False)
         self._inputs = inputs
@@ -478,11 +489,8 @@ class MemoryEngine:
         m1, m0 = self._totals()
         distinct, tied, prob = {}, {}, {}
         for n, s in self._s.items():
-            asc = np.sort(s)
-            sizes = np.diff(np.append(_group_starts(asc), asc.size))
-            distinct[n] = int(sizes.size)
-            tied[n] = int(sizes[sizes > 1].sum())
-            prob[n] = bool(asc[0] >= 0 and asc[-1] <= 1)
+            distinct[n], tied[n] = _distinct_and_tied(self._counted(n))
+            prob[n] = bool(s.min() >= 0 and s.max() <= 1)
         return Summary(
             rows=self._rows,
             used=self._used,
@@ -496,6 +504,13 @@ class MemoryEngine:
             tied_rows=tied,
             probabilities=prob,
         )
+
+    def _counted(self, name: str) -> group_chunks:
+        """The groups of the rows of score ``name``, each row counted once (the
+        weights aside): sorted on the first read, then kept for the next ones."""
+        if name not in self._rows_grouped:
+            self._rows_grouped[name] = group_chunks(self._y, self._s[name])
+        return self._rows_grouped[name]
 
     def _score(self, name: str) -> np.ndarray:
         if name not in self._s:
@@ -534,6 +549,12 @@ class MemoryEngine:
         s = self._score(score)
         if by is not None and by != self.by and by not in self._splits:
             raise refuse.other_by(by, self.by)
+        if by is None and self._w is None:  # counts: the summary's grouping, in chunks
+            for g in self._counted(score):
+                for i in range(0, g.pos.size, chunk):
+                    part = slice(i, i + chunk)
+                    yield Groups(g.scores[part], g.pos[part], g.neg[part])
+            return
         key = (score, by)
         if key not in self._cache:  # the report reads each stream two or three times
             self._cache[key] = self._grouped(s, by)
@@ -545,9 +566,6 @@ class MemoryEngine:
     def _grouped(
         self, s: np.ndarray, by: str | None
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
-        if by is None and self._w is None:  # counts: the library's one grouping
-            g = score_groups(self._y, s)
-            return g.scores, g.pos, g.neg, None
         if by is None:
             order = _descending(s)
             keys = None
