@@ -688,13 +688,15 @@ class PartialAcc:
 
 
 def _below_chords(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Inner points strictly below the chord of their two neighbours: exact for int64
-    coordinates (counts), with a relative margin for floats."""
+    """Inner points that are no vertex of the hull: for int64 coordinates (counts) those
+    on or below the chord of their two neighbours, exactly (on a staircase of single
+    objects nearly every point lies on a run), for floats those strictly below it by
+    a relative margin."""
     t1 = (x[1:-1] - x[:-2]) * (y[2:] - y[:-2])
     t2 = (y[1:-1] - y[:-2]) * (x[2:] - x[:-2])
     out = np.zeros(x.size, dtype=bool)
     if x.dtype.kind in "iu":
-        out[1:-1] = t1 > t2
+        out[1:-1] = t1 >= t2
     else:
         out[1:-1] = t1 - t2 > 1e-12 * (np.abs(t1) + np.abs(t2))
     return out
@@ -721,9 +723,9 @@ class HullAcc:
     """The ROC convex hull, by the monotone chain as the points arrive (in increasing
     FPR), with :func:`course_lib.roc_convex_hull`'s collinearity tolerance.
 
-    Each chunk is first thinned by a vectorized filter (a point strictly below the
-    chord of its two neighbours is never a hull vertex; repeated until none is), and
-    only the survivors go through the chain.
+    Each chunk is first thinned by a vectorized filter (a point below the chord of its
+    two neighbours, or for counts on it, is never a hull vertex; repeated until none
+    is), and only the survivors go through the chain.
     """
 
     def __init__(self, totals: Totals) -> None:
