@@ -833,13 +833,18 @@ class GainsAcc:
 
 def _bin_add(acc: np.ndarray, ids: np.ndarray, values: np.ndarray) -> None:
     """Add ``values`` to their bins ``ids`` of ``acc`` in place: exact for int64, for
-    floats sequentially from each bin's total (the same bits for any chunking)."""
+    floats sequentially from each bin's total (the same bits for any chunking), run by
+    run of equal ids (the ids of sorted scores: a few runs)."""
+    if ids.size == 0:
+        return
+    starts = np.concatenate(([0], np.flatnonzero(ids[1:] != ids[:-1]) + 1))
     if acc.dtype == np.int64:
-        np.add.at(acc, ids, np.asarray(values).astype(np.int64))
+        np.add.at(acc, ids[starts], np.add.reduceat(np.asarray(values).astype(np.int64), starts))
         return
     values = np.asarray(values, dtype=np.float64)
-    for b in np.unique(ids).tolist():
-        acc[b] = seqsum(values[ids == b], float(acc[b]))
+    bounds = np.append(starts, ids.size).tolist()
+    for b, lo, hi in zip(ids[starts].tolist(), bounds[:-1], bounds[1:]):
+        acc[b] = seqsum(values[lo:hi], float(acc[b]))
 
 
 def _plain(v: Any) -> Any:
