@@ -225,13 +225,18 @@ def sha256_of(path: str, *, block: int = 1 << 20) -> str:
     return digest.hexdigest()
 
 
-def frame_sha256(frame: Any) -> str:
+def frame_sha256(frame: Any, *, rows: int = 1 << 17) -> str:
     """The SHA-256 of a pandas DataFrame's row hashes (``pd.util.hash_pandas_object``,
-    without the index): the fingerprint of data that is not a file."""
+    without the index): the fingerprint of data that is not a file. A row's hash is
+    its own values', so the rows are hashed ``rows`` at a time (in cache) and the
+    digest fed block by block: the same digest as of all the hashes at once."""
     import pandas as pd
 
-    return hashlib.sha256(
-        pd.util.hash_pandas_object(frame, index=False).to_numpy().tobytes()).hexdigest()
+    digest = hashlib.sha256()
+    for i in range(0, len(frame), rows):
+        digest.update(pd.util.hash_pandas_object(frame.iloc[i : i + rows], index=False)
+                      .to_numpy())
+    return digest.hexdigest()
 
 
 def check_csv_options(sep: Any = None, decimal: Any = None) -> tuple[str | None, str | None]:
