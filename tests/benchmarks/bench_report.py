@@ -1,7 +1,24 @@
-"""Benchmark of the report's DuckDB engine at scale (issue 21, acceptance 2).
+"""Benchmarks of the report: the DuckDB engine at scale (issue 21, acceptance 2), and
+the memory engine against one sort (issue 29, item 4).
 
 Run: ``.venv/bin/python tests/benchmarks/bench_report.py [n] [--threads k]
-[--memory-limit 2GB] [--memory-n m]`` (default n = 10**8, k = 2, m = 10**7).
+[--memory-limit 2GB] [--memory-n m]`` (default n = 10**8, k = 2, m = 10**7), or
+``... bench_report.py --ratio [--memory-n m] [--repeat r]`` for the memory engine alone.
+
+``--ratio``: the report in memory of ``m`` rows (``y = u < 0.3``, the score ``v + 0.2 y``
+with ``u, v`` uniform: one score, every value distinct, no weights; made with
+``course_lib.report`` from a DataFrame, the page rendered and written) against one
+``numpy.sort`` of the same scores, in CPU seconds of the process. The fixed costs
+(imports, the page of fixed size, the figures' bounded SVG) are the same report on
+10^3 rows; the ratio is ``(total - fixed) / sort`` (goal: at most 4). Each of ``r``
+rounds times the small report, one sort, the large report and one sort again, in one
+process; the best of each is kept. It runs once under numpy's default dispatch and
+once with AVX-512 off (``NPY_DISABLE_CPU_FEATURES``, AVX2 at most: numpy's sort of
+float64 is several times faster there on the machines this was written on), each in
+a fresh process, and prints the time of each phase of the large report: the engine
+(reading, validation, the data's fingerprint), the summary (the one grouping: a sort
+of keys), the passes over the groups (each accumulator's share), the calibration by
+band, the page. The load average is printed: the machine may be shared.
 
 DuckDB writes ``n`` rows to a Parquet file in a temporary folder: a label ``y``, a score
 ``s`` of doubles that are all distinct (up to a handful of hash collisions) and the same
@@ -31,7 +48,10 @@ DuckDB's included: steadier than wall time on a shared machine); repeat to judge
 from __future__ import annotations
 
 import argparse
+import functools
 import json
+import math
+import os
 import subprocess
 import sys
 import tempfile
@@ -216,6 +236,145 @@ def spawn(name: str, path: Path, args: argparse.Namespace) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+# ------------------------------------------------------- the memory engine against one sort
+
+#: The dispatches of ``--ratio``: numpy's default, and AVX2 at most (AVX-512 off).
+DISPATCHES = {"default": None, "AVX2 only": "X86_V4 AVX512_ICL AVX512_SPR"}
+
+#: Rows of the report that measures the fixed costs.
+FIXED_ROWS = 10**3
+
+
+def ratio_rows(n: int, seed: int = 0):
+    """The rows of ``--ratio``: a DataFrame of ``y`` and a distinct score ``s``."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.3
+    return pd.DataFrame({"y": y, "s": rng.random(n) + 0.2 * y})
+
+
+def timed_report(frame, out: Path, phases: dict[str, float] | None = None) -> float:
+    """CPU seconds of the report of ``frame`` with its page written to ``out``; with
+    ``phases``, each stage's CPU seconds (the report's progress stages, the page)."""
+    from course_lib.report import report
+    from course_lib.report._html import render
+
+    marks: list[tuple[str, float]] = []
+    start = time.process_time()
+    data = report(frame, label="y", scores="s", run_date="2025-01-01",
+                  progress=lambda stage: marks.append((stage, time.process_time()))).data
+    marks.append(("page: HTML and SVG, written", time.process_time()))
+    out.write_text(render(data), encoding="utf-8")
+    end = time.process_time()
+    if phases is not None:
+        names = {"reading the data": "engine: reading, validation, fingerprint",
+                 "summary": "summary: the one grouping (a sort of keys) and a pass",
+                 "score s": "the two passes over the groups",
+                 "calibration by band of s": "calibration by band (none: not probabilities)"}
+        ends = [t for _, t in marks[1:]] + [end]
+        for (stage, t0), t1 in zip(marks, ends):
+            key = names.get(stage, stage)
+            phases[key] = min(phases.get(key, math.inf), t1 - t0)
+    return end - start
+
+
+def accumulator_clocks() -> dict[str, float]:
+    """Each accumulator's CPU seconds in its ``update`` (and the running totals'),
+    summed over the passes: every ``update`` of :mod:`course_lib._stream` timed."""
+    from course_lib import _stream
+
+    clocks: dict[str, float] = {}
+
+    def timed(name, f):
+        @functools.wraps(f)
+        def call(*args, **kwargs):
+            t = time.process_time()
+            try:
+                return f(*args, **kwargs)
+            finally:
+                clocks[name] = clocks.get(name, 0.0) + time.process_time() - t
+        return call
+
+    for name in dir(_stream):
+        cls = getattr(_stream, name)
+        if isinstance(cls, type) and name.endswith("Acc") and "update" in vars(cls):
+            cls.update = timed(name, cls.update)
+    _stream.Cumulator.step = timed("Cumulator (running totals)", _stream.Cumulator.step)
+    return clocks
+
+
+def ratio_child(n: int, repeat: int) -> dict:
+    """One dispatch's measures (this process): the best of ``repeat`` rounds."""
+    start = time.process_time()
+    import numpy as np
+
+    import course_lib.report  # noqa: F401
+    from course_lib.report import _html  # noqa: F401
+
+    imports = time.process_time() - start
+    small, large = ratio_rows(FIXED_ROWS), ratio_rows(n)
+    scores = large["s"].to_numpy()
+    best = {"small": math.inf, "large": math.inf, "sort": math.inf}
+    phases: dict[str, float] = {}
+    clocks: dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        page = Path(tmp) / "report.html"
+        for i in range(repeat):
+            best["small"] = min(best["small"], timed_report(small, page))
+            for which in ("sort", "large", "sort"):
+                if which == "sort":
+                    t = time.process_time()
+                    np.sort(scores)
+                    best["sort"] = min(best["sort"], time.process_time() - t)
+                    continue
+                round_clocks = accumulator_clocks() if i == repeat - 1 else None
+                best["large"] = min(best["large"], timed_report(large, page, phases))
+                if round_clocks is not None:
+                    clocks = round_clocks
+    return {"imports": imports, **best, "phases": phases, "accumulators": clocks,
+            "page_bytes": page.stat().st_size if page.exists() else None}
+
+
+def ratio(args: argparse.Namespace) -> None:
+    """``--ratio``: each dispatch in a fresh process, then the table."""
+    load = os.getloadavg()
+    results = {}
+    for name, disabled in DISPATCHES.items():
+        env = dict(os.environ)
+        env.pop("NPY_DISABLE_CPU_FEATURES", None)
+        if disabled:
+            env["NPY_DISABLE_CPU_FEATURES"] = disabled
+        cmd = [sys.executable, __file__, "--child", "ratio", "--memory-n",
+               str(args.memory_n), "--repeat", str(args.repeat)]
+        done = subprocess.run(cmd, capture_output=True, text=True, check=False, env=env)
+        if done.returncode != 0:
+            raise SystemExit(f"--ratio ({name}) failed:\n{done.stderr}")
+        results[name] = json.loads(done.stdout.strip().splitlines()[-1])
+    print(f"the report in memory of {args.memory_n:,} distinct rows (one score, no weights) "
+          f"against one numpy.sort of its scores; CPU seconds, best of {args.repeat}; load "
+          f"average {load[0]:.2f} before, {os.getloadavg()[0]:.2f} after")
+    print(f"{'dispatch':<11} {'total':>7} {'fixed':>7} {'sort':>7} {'(total - fixed) / sort':>24}")
+    for name, r in results.items():
+        total, fixed = r["imports"] + r["large"], r["imports"] + r["small"]
+        print(f"{name:<11} {total:7.3f} {fixed:7.3f} {r['sort']:7.3f} "
+              f"{(total - fixed) / r['sort']:23.2f}x  (goal <= 4)")
+    print("fixed: imports " + ", ".join(f"{name} {r['imports']:.3f} s" for name, r in
+                                        results.items())
+          + f"; the report of {FIXED_ROWS:,} rows and its page " + ", ".join(
+              f"{name} {r['small']:.3f} s" for name, r in results.items()))
+    print(f"phases of the large report (CPU s): {' / '.join(results)}")
+    first = next(iter(results.values()))
+    for phase in first["phases"]:
+        print(f"  {phase:<56} " + " / ".join(f"{r['phases'].get(phase, math.nan):.3f}"
+                                             for r in results.values()))
+    print("  in the passes, each accumulator's update (last round):")
+    for acc in sorted(first["accumulators"], key=lambda a: -first["accumulators"][a]):
+        print(f"    {acc:<54} " + " / ".join(f"{r['accumulators'].get(acc, math.nan):.3f}"
+                                             for r in results.values()))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("n", nargs="?", type=int, default=10**8)
@@ -224,11 +383,20 @@ def main() -> None:
     parser.add_argument("--memory-n", type=int, default=10**7)
     parser.add_argument("--no-pair", action="store_true",
                         help="skip the report of both scores with their paired DeLong test")
+    parser.add_argument("--ratio", action="store_true",
+                        help="the memory engine's report of --memory-n rows against one sort")
+    parser.add_argument("--repeat", type=int, default=3, help="rounds of --ratio")
     parser.add_argument("--child")
     parser.add_argument("--path")
     args = parser.parse_args()
+    if args.child == "ratio":
+        print(json.dumps(ratio_child(args.memory_n, args.repeat)))
+        return
     if args.child:
         child(args)
+        return
+    if args.ratio:
+        ratio(args)
         return
     with tempfile.TemporaryDirectory(prefix="bench_report_") as tmp:
         path = Path(tmp) / "scores.parquet"
