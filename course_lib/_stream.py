@@ -832,16 +832,18 @@ class GainsAcc:
 
 
 def _bin_add(acc: np.ndarray, ids: np.ndarray, values: np.ndarray) -> None:
-    """Add ``values`` to their bins ``ids`` of ``acc`` in place: exact for int64, for
-    floats sequentially from each bin's total (the same bits for any chunking), run by
-    run of equal ids (the ids of sorted scores: a few runs)."""
+    """Add ``values`` to their bins ``ids`` of ``acc`` in place, run by run of equal
+    ids (the ids of sorted scores: a few runs): counts (int64 values) exactly, in a
+    float ``acc`` too (whole numbers below ``2**53``: the same in any order), float
+    values sequentially from each bin's total (the same bits for any chunking)."""
     if ids.size == 0:
         return
     starts = np.concatenate(([0], np.flatnonzero(ids[1:] != ids[:-1]) + 1))
-    if acc.dtype == np.int64:
-        np.add.at(acc, ids[starts], np.add.reduceat(np.asarray(values).astype(np.int64), starts))
+    values = np.asarray(values)
+    if acc.dtype == np.int64 or values.dtype.kind in "iu":
+        np.add.at(acc, ids[starts], np.add.reduceat(values.astype(np.int64), starts))
         return
-    values = np.asarray(values, dtype=np.float64)
+    values = values.astype(np.float64, copy=False)
     bounds = np.append(starts, ids.size).tolist()
     for b, lo, hi in zip(ids[starts].tolist(), bounds[:-1], bounds[1:]):
         acc[b] = seqsum(values[lo:hi], float(acc[b]))
@@ -1093,28 +1095,33 @@ class _Thinned:
         self.keys = keys
         self.leave = leave  # also keep the last point in each cell (curves not monotone)
         self.cols: list[list[float]] = [[] for _ in names]
-        self.prev_cell: np.ndarray = np.full(len(keys), -1, dtype=np.int64)
+        self.prev_cell: np.ndarray = np.full(len(keys), -1.0)  # before the pending point
         self.pending: list[float] | None = None
 
     def add(self, columns: list[np.ndarray], starts: np.ndarray | None = None) -> None:
         """Add points; ``starts[i]`` says point ``i`` starts a new decile."""
-        n = columns[0].size
-        if n == 0:
+        if columns[0].size == 0:
             return
-        if starts is None:
-            starts = np.zeros(n, dtype=bool)
         if self.pending is not None:
             columns = [np.concatenate(([v], c)) for v, c in zip(self.pending, columns)]
-            starts = np.concatenate(([False], starts))
-        cells = np.stack([np.floor(columns[i] * THIN).astype(np.int64) for i in self.keys])
-        before = np.concatenate((self.prev_cell[:, None], cells[:, :-1]), axis=1)
-        inner = cells[:, :-1]
-        keep = (inner != before[:, :-1]).any(axis=0) | starts[1:]
-        if self.leave:
-            keep |= (inner != cells[:, 1:]).any(axis=0)
+            if starts is not None:
+                starts = np.concatenate(([False], starts))
+        n = columns[0].size
+        # every point but the last: kept when the next one starts a decile, or its cell
+        # is new on a key axis (with leave: or the next point's is)
+        keep = np.zeros(n - 1, dtype=bool) if starts is None else starts[1:].copy()
+        new = np.empty(n, dtype=bool)
+        for j, i in enumerate(self.keys):
+            cell = np.floor(columns[i] * THIN)
+            new[0] = cell[0] != self.prev_cell[j]
+            np.not_equal(cell[1:], cell[:-1], out=new[1:])
+            keep |= new[:-1]
+            if self.leave:
+                keep |= new[1:]
+            if n > 1:
+                self.prev_cell[j] = cell[-2]
         for out, col in zip(self.cols, columns):
             out.extend(col[:-1][keep].tolist())
-        self.prev_cell = before[:, -1]
         self.pending = [float(c[-1]) for c in columns]
 
     def result(self) -> dict[str, list[float]]:
@@ -1151,13 +1158,14 @@ class CurvesAcc:
         t = self.totals
         m1, m0, n = float(t.m1), float(t.m0), float(t.n)
         tp, fp = st.tp1.astype(np.float64), st.fp1.astype(np.float64)
-        tpr, fpr, rate = tp / m1, fp / m0, (tp + fp) / n
+        selected = tp + fp
+        tpr, fpr, rate = tp / m1, fp / m0, selected / n
         ids = self.gains.bins(st)
         force = ids != np.concatenate(([self.last_bin], ids[:-1]))
         self.last_bin = int(ids[-1])
         self.roc.add([fpr, tpr])
-        rises = tp > 0
-        self.pr.add([tpr[rises], tp[rises] / (tp[rises] + fp[rises])])
+        first = int(np.searchsorted(tp, 0.0, side="right"))  # the first positive on
+        self.pr.add([tpr[first:], tp[first:] / selected[first:]])
         self.gain.add([rate, tpr], force)
         self.lift.add([rate, tpr / rate], force)
         self.ks.add([rate, tpr, fpr], force)
