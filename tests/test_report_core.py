@@ -291,6 +291,29 @@ def test_streaming_accumulators_never_see_all_groups() -> None:
     assert max(seen) <= 7 and len(seen) > 4
 
 
+def test_one_grouping_per_score(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without weights the summary and every section of a score (two passes, the
+    calibration by band, the recalibration's Newton passes, the paired test) read one
+    grouping of its rows: one sort of keys per score (issue 29: no re-sort per section)."""
+    from course_lib import _groups
+
+    grouped: list[int] = []
+    original = _groups.group_chunks._group
+
+    def counted(self: Any) -> None:
+        grouped.append(self.s.size)
+        original(self)
+
+    monkeypatch.setattr(_groups.group_chunks, "_group", counted)
+    rng = np.random.default_rng(3)
+    y = rng.random(3000) < 0.3
+    df = pd.DataFrame({"y": y, "p": np.round(0.8 * rng.random(3000) + 0.2 * y, 3),
+                       "q": rng.random(3000)})
+    r = report(df, label="y", scores=["p", "q"])
+    assert r["scores"]["p"]["calibration_bands"] is not None
+    assert grouped == [3000, 3000]
+
+
 def test_thinned_curves_are_small_and_on_the_curve() -> None:
     rng = np.random.default_rng(5)
     n = 60_000
