@@ -502,6 +502,7 @@ def _make_client(nb: Any, km: Any, limits: _Limits, workdir: Path) -> Any:
         """nbclient, counting the output it keeps and dropping what is past a cap."""
 
         timeouts: list[int] = []
+        interrupts: set[str] = set()  # interrupts asked and not yet answered
         cell_output = 0
         notebook_output = 0
         over_cap = False
@@ -510,7 +511,8 @@ def _make_client(nb: Any, km: Any, limits: _Limits, workdir: Path) -> Any:
 
         async def _async_handle_timeout(self, timeout: int, cell: Any = None) -> Any:
             self.timeouts.append(1)
-            return await super()._async_handle_timeout(timeout, cell)
+            self.interrupt()
+            return None
 
         def process_message(self, msg: dict, cell: Any, cell_index: int) -> Any:
             if msg.get("msg_type") not in _OUTPUT_TYPES:
@@ -527,18 +529,38 @@ def _make_client(nb: Any, km: Any, limits: _Limits, workdir: Path) -> Any:
                 if not self.over_cap and not self.extracting:
                     self.over_cap = True
                     self.cap_hit = "cell" if past_cell else "notebook"
-                    asyncio.ensure_future(self._interrupt())
+                    self.interrupt()
                 return None  # dropped as it arrives
             self.cell_output += size
             self.notebook_output += size
             return super().process_message(msg, cell, cell_index)
 
-        async def _interrupt(self) -> None:
+        def interrupt(self) -> None:
+            """Ask the kernel to interrupt its cell (a message: the kernel signals itself;
+            a signal from here would reach bwrap, not the kernel)."""
+            kc: Any = self.kc
+            msg = kc.session.msg("interrupt_request", content={})
             try:
-                km: Any = self.km
-                await km.interrupt_kernel()
+                kc.control_channel.send(msg)
             except Exception:  # noqa: BLE001 - the kernel may be gone already
-                pass
+                return
+            self.interrupts.add(msg["header"]["msg_id"])
+
+        async def interrupts_answered(self, seconds: float) -> bool:
+            """Wait until the kernel has answered every interrupt asked, so that none
+            arrives late and stops the next cell."""
+            from queue import Empty
+
+            kc: Any = self.kc
+            end = asyncio.get_running_loop().time() + seconds
+            while self.interrupts:
+                left = end - asyncio.get_running_loop().time()
+                try:
+                    msg = await kc.control_channel.get_msg(timeout=max(left, 0.0))
+                except Empty:
+                    return False
+                self.interrupts.discard(msg.get("parent_header", {}).get("msg_id"))
+            return True
 
     client = _Client(
         nb, km=km, timeout=int(max(1, math.ceil(limits.timeout))), allow_errors=True,
@@ -546,7 +568,7 @@ def _make_client(nb: Any, km: Any, limits: _Limits, workdir: Path) -> Any:
         iopub_timeout=4, raise_on_iopub_timeout=False, store_widget_state=False,
         resources={"metadata": {"path": str(workdir)}}, skip_cells_with_tag="",
     )
-    client.timeouts = []
+    client.timeouts, client.interrupts = [], set()
     # No IPython history file: parallel kernels would share one, and it would keep the
     # students' code in the grading account's home.
     client.extra_arguments = ["--HistoryManager.hist_file=:memory:"]
@@ -630,7 +652,7 @@ async def _execute(nb: Any, exercises: Sequence[Exercise], cases: dict[str, list
                                  "the cell interrupted")
             elif len(client.timeouts) > before:
                 run.cells_timed_out += 1
-                run.notes.append(f"cell {index + 1}: interrupted after {cell_limit:g} s")
+                run.notes.append(f"cell {index + 1}: interrupted after {client.timeout} s")
             else:
                 for name in _cell_errors(cell):
                     run.errors.append(name)
@@ -703,7 +725,8 @@ async def _run_cell(client: Any, cell: Any, index: int, deadline: float,
     """Execute one cell: ``"ok"``, ``"died"`` (the kernel died) or ``"stuck"``.
 
     nbclient interrupts a cell at its timeout; ``deadline`` (longer) catches a kernel
-    that ignores the interrupt, whose cell is then abandoned.
+    that ignores the interrupt, whose cell is then abandoned, as is one that does not
+    answer an interrupt within :data:`GRACE`.
     """
     from nbclient.exceptions import DeadKernelError
 
@@ -720,7 +743,7 @@ async def _run_cell(client: Any, cell: Any, index: int, deadline: float,
         task.result()
     except DeadKernelError:
         return "died"
-    return "ok"
+    return "ok" if await client.interrupts_answered(GRACE) else "stuck"
 
 
 async def _exit_code(km: Any) -> int | None:
