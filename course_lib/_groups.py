@@ -7,9 +7,11 @@ expensive part (sorting) is done once, here. Inputs are assumed validated
 
 Without weights the work is one ``numpy.sort`` of int64 keys that hold each object's
 score order and label (no ``argsort``, no split by class), then runs of equal keys;
-with weights, for many objects with few distinct scores, one pass of a hash table made
-of numpy operations and one ``numpy.bincount`` (no sort of the objects at all). See
-:func:`score_groups`; ``tests/benchmarks/bench_ranking.py`` times both against one
+so too with weights of a few distinct values, coded into the keys beside the label
+(:class:`group_chunks`); with weights, for many objects with few distinct scores, one
+pass of a hash table made of numpy operations and one ``numpy.bincount`` (no sort of
+the objects at all). See :func:`score_groups`; ``tests/benchmarks/bench_ranking.py``
+times them against one
 ``numpy.sort`` of the scores.
 
 :func:`cumulative_counts` is the one core every curve and area is built on (ROC, PR,
@@ -22,11 +24,14 @@ compares them.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
+
+from ._checks import class_totals
 
 __all__ = [
     "ScoreGroups",
@@ -113,9 +118,20 @@ _SPAN = 2**62
 _FLOAT_TOP = 0x7FEFFFFFFFFFFFFF
 
 
-def _labelled_keys(
-    y: np.ndarray, s: np.ndarray
-) -> tuple[np.ndarray, Callable[[np.ndarray], np.ndarray], int] | None:
+class _Sorted(NamedTuple):
+    """Keys ``top - (2**bits c + j)``, ``c`` a score's order code, the map from codes
+    ``c`` back to scores, and the weight each ``j`` stands for in each class (rows:
+    positives, negatives); ``table`` None: ``bits`` is 1 and ``j`` the label (counts).
+    See :func:`_labelled_keys` and :func:`_coded_keys`."""
+
+    key: np.ndarray
+    decode: Callable[[np.ndarray], np.ndarray]
+    top: int
+    bits: int = 1
+    table: np.ndarray | None = None
+
+
+def _labelled_keys(y: np.ndarray, s: np.ndarray) -> _Sorted | None:
     """One int64 key per object, ``top - (2 c + y)`` with ``0 <= c < 2**62`` in the
     order of the scores, the map from codes ``c`` back to scores, and ``top``; None
     when no such code exists. ``top`` is :data:`_FLOAT_TOP` when every key is then a
@@ -138,7 +154,7 @@ def _labelled_keys(
     if s.dtype == np.float64:
         keyed = _probability_keys(y, s)
         if keyed is not None:
-            return keyed[0], _code_to_float, keyed[1]
+            return _Sorted(keyed[0], _code_to_float, keyed[1])
         code = np.add(s, 0.0).view(np.int64)  # a copy, with -0.0 made 0.0
         flip = np.right_shift(code, 63).view(np.uint64)  # all ones for the negatives
         np.right_shift(flip, np.uint64(1), out=flip)  # ... but the sign bit
@@ -163,7 +179,7 @@ def _labelled_keys(
     np.subtract(key, y.view(np.uint8), out=key)
     if top:
         np.add(key, top, out=key)
-    return key, lambda c: to_scores(_code_to_int(c, lowest)), top
+    return _Sorted(key, lambda c: to_scores(_code_to_int(c, lowest)), top)
 
 
 def _sort_keys(key: np.ndarray, top: int) -> None:
@@ -200,6 +216,79 @@ def _probability_keys(y: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, int] | 
     return key, top
 
 
+#: Weights of at most this many distinct values are coded into the sort keys
+#: (:func:`_coded_keys`); other weights follow an ``argsort`` of the keys.
+_WEIGHT_CODES = 16
+
+
+def _coded_keys(
+    y: np.ndarray, s: np.ndarray, w: np.ndarray, units: bool = False
+) -> tuple[_Sorted, tuple[float, float]] | None:
+    """Keys ``top - (2**bits c + j)`` of float64 scores and weights of few distinct
+    values, and the class totals ``(m1, m0)``; None for other scores or weights.
+
+    ``c`` is the score's order code (its bits, made order-preserving as in
+    :func:`_labelled_keys`, less the lowest score's) and ``j = 2**(bits - 1) y + a``,
+    ``a`` the weight's index among the distinct weights (those of a sample of about
+    ``_HASH_SAMPLE``, at most :data:`_WEIGHT_CODES`, checked on every weight): one
+    ``numpy.sort`` of the keys as float64 orders the objects as those of
+    :func:`_labelled_keys` do, and each object's label and weight are read back from
+    its key (the ``table`` of the result), as the class totals are from the count of
+    each ``j``. With ``units`` (for results that are ratios of weights) the weights
+    are the int64 multiples of their largest common power of two where the totals
+    stay small enough for int64 sums of products (as counts: exact, and integer
+    running sums are several times faster than float ones); else the weights.
+    None also when the codes span too much to leave ``bits`` bits free. Chunk by
+    chunk, in cache.
+    """
+    if s.dtype != np.float64 or s.size == 0:
+        return None
+    values = np.unique(w[:: max(1, w.size // _HASH_SAMPLE)])
+    if values.size > _WEIGHT_CODES:
+        return None
+    bits = (values.size - 1).bit_length() + 1
+    low, high = _ordered_to_float(np.array([s.min(), s.max()]) + 0.0).view(np.int64).tolist()
+    if (high - low + 1 << bits) - 1 > _FLOAT_TOP:
+        return None
+    key = np.empty(s.size, dtype=np.int64)
+    code, equal = np.empty(min(s.size, _CHUNK), np.uint8), np.empty(min(s.size, _CHUNK), bool)
+    counts = np.zeros((2, values.size), dtype=np.int64)  # objects, positives per weight
+    for i in range(0, s.size, _CHUNK):
+        part, weights, label = key[i : i + _CHUNK], w[i : i + _CHUNK], y[i : i + _CHUNK]
+        j, eq = code[: part.size], equal[: part.size]
+        np.multiply(label.view(np.uint8), np.uint8(2 ** (bits - 1)), out=j)
+        for a, v in enumerate(values.tolist()):
+            np.equal(weights, v, out=eq)
+            counts[0, a] += np.count_nonzero(eq)
+            counts[1, a] += np.count_nonzero(eq & label)
+            j += eq.view(np.uint8) * np.uint8(a)
+        if counts[0].sum() < i + part.size:  # a weight the sample missed
+            return None
+        np.add(s[i : i + _CHUNK], 0.0, out=part.view(np.float64))
+        if low < 0:
+            part[:] = _ordered_to_float(part).view(np.int64)
+        part -= low
+        part <<= bits
+        np.subtract(_FLOAT_TOP, part, out=part)  # its low bits all ones: less j is xor j
+        part ^= j
+    weight: np.ndarray = values
+    if units:
+        ratios = [v.as_integer_ratio() for v in values.tolist()]
+        unit = max(q for _, q in ratios)
+        ints = [p * (unit // q) for p, q in ratios]
+        if 2 * sum(n * m for n, m in zip(counts[0].tolist(), ints)) ** 2 < 2**62:
+            weight = np.array(ints, dtype=np.int64)
+    half = 2 ** (bits - 1)
+    table = np.zeros((2, 2**bits), dtype=weight.dtype)
+    table[0, half : half + weight.size] = weight
+    table[1, : weight.size] = weight
+    m1, m0 = counts[1] * weight, (counts[0] - counts[1]) * weight
+    totals = (int(m1.sum()), int(m0.sum())) if weight.dtype.kind == "i" else (
+        math.fsum(m1.tolist()), math.fsum(m0.tolist()))
+    decode = lambda c: _ordered_to_float(_code_to_int(c, low))  # noqa: E731
+    return _Sorted(key, decode, _FLOAT_TOP, bits, table), totals
+
+
 def _code_to_float(c: np.ndarray) -> np.ndarray:
     return c.view(np.float64)
 
@@ -218,12 +307,10 @@ def _ordered_to_float(i: np.ndarray) -> np.ndarray:
     return np.bitwise_xor(i, flip.view(np.int64)).view(np.float64)
 
 
-def _groups_from_keys(
-    key: np.ndarray, decode: Callable[[np.ndarray], np.ndarray], top: int
-) -> ScoreGroups:
+def _groups_from_keys(keyed: _Sorted) -> ScoreGroups:
     """Sort the keys of :func:`_labelled_keys` (in place) and count each class per score."""
-    _sort_keys(key, top)
-    return _groups_of_sorted(key, decode, top)
+    _sort_keys(keyed.key, keyed.top)
+    return _groups_of_sorted(keyed.key, keyed.decode, keyed.top)
 
 
 def _groups_of_sorted(
@@ -231,30 +318,30 @@ def _groups_of_sorted(
     decode: Callable[[np.ndarray], np.ndarray],
     top: int = 0,
     weights: np.ndarray | None = None,
+    bits: int = 1,
+    table: np.ndarray | None = None,
 ) -> ScoreGroups:
-    """Each class's count (or the sum of ``weights``, in the keys' order) per score
-    from sorted keys ``top - (2 c + y)`` of :func:`_labelled_keys` (decreasing score):
-    a score has one run of equal keys per class present, its positives' run
-    (``-(2 c + 1)`` less ``top``) before its negatives'."""
+    """Each class's count (or the sum of ``weights``, in the keys' order, or of the
+    weights ``table`` codes) per score from sorted keys ``top - (2**bits c + j)`` (see
+    :func:`_labelled_keys`, :func:`_coded_keys`; decreasing score): a score has one run
+    of equal keys per ``j`` present, the label the top bit of ``j``."""
     starts = _run_starts(key)
-    runs = starts.size
-    run_keys = key[starts] - top
-    if weights is None:
-        sizes = np.diff(starts, append=key.size)
+    rel = top - key[starts]  # 2**bits c + j
+    sizes = np.diff(starts, append=key.size) if weights is None else np.add.reduceat(
+        weights, starts)
+    j = rel & (2**bits - 1)
+    if table is None:
+        positive = j >> (bits - 1) == 1
+        pos, neg = np.where(positive, sizes, 0), np.where(positive, 0, sizes)
     else:
-        sizes = np.add.reduceat(weights, starts)
-    codes = np.negative(run_keys) >> 1  # c, decreasing
-    new = np.empty(runs, dtype=bool)  # a score's first run
+        pos, neg = sizes * table[0][j], sizes * table[1][j]
+    codes = rel >> bits  # c, decreasing
+    new = np.empty(codes.size, dtype=bool)  # a score's first run
     new[0] = True
     np.not_equal(codes[1:], codes[:-1], out=new[1:])
     first = np.flatnonzero(new)
-    two = np.diff(first, append=runs) == 2  # both classes: positives, then negatives
-    first_neg = (run_keys[first] & 1) == 0
-    size_first = sizes[first]
-    size_second = np.where(two, sizes[np.minimum(first + 1, runs - 1)], 0)
-    pos = np.where(first_neg, 0, size_first)
-    neg = np.where(first_neg, size_first, size_second)
-    return ScoreGroups(decode(codes[first]), pos, neg)
+    return ScoreGroups(decode(codes[first]), np.add.reduceat(pos, first),
+                       np.add.reduceat(neg, first))
 
 
 def score_groups(y: np.ndarray, s: np.ndarray, w: np.ndarray | None = None) -> ScoreGroups:
@@ -283,7 +370,7 @@ def score_groups(y: np.ndarray, s: np.ndarray, w: np.ndarray | None = None) -> S
         return _sums_per_value(s, y, w, w)
     keyed = _labelled_keys(y, s)
     if keyed is not None:
-        return _groups_from_keys(*keyed)
+        return _groups_from_keys(keyed)
     asc, values, total = _distinct_ascending(s)
     m1 = int(np.count_nonzero(y))
     count_positives = m1 <= y.size - m1
@@ -313,7 +400,11 @@ class group_chunks:  # noqa: N801 - used as the function it replaced
     Without weights (scores a key can code, see ``_labelled_keys``) the keys are sorted
     once and each chunk's groups are read off its slice of sorted keys while they are in
     cache; a chunk of distinct scores (the common case of continuous scores) needs no
-    search for runs. Other inputs give :func:`score_groups` as one chunk.
+    search for runs. With weights and nearly distinct scores, the same with the weights
+    coded into the keys (see ``_coded_keys``; ``units=True``, for results that are
+    ratios of weights, takes them as integer multiples of a common unit where it can:
+    then :meth:`class_totals` are ints), else with the weights in the order of an
+    ``argsort`` of the keys. Other inputs give :func:`score_groups` as one chunk.
     ``scores=False`` is for the numbers that never read the scores (the AUC): a chunk
     of distinct scores then leaves them undecoded (NaN).
 
@@ -330,29 +421,47 @@ class group_chunks:  # noqa: N801 - used as the function it replaced
         *,
         chunk: int = GROUP_CHUNK,
         scores: bool = True,
+        units: bool = False,
     ) -> None:
         self.y, self.s, self.w = y, s, w
-        self.chunk, self.scores = chunk, scores
-        self.sorted: tuple[np.ndarray, Callable[[np.ndarray], np.ndarray], int] | None = None
+        self.chunk, self.scores, self.units = chunk, scores, units
+        self.sorted: _Sorted | None = None
         self.weights: np.ndarray | None = None  # in the order of the sorted keys
         self.whole: ScoreGroups | None = None
+        self.totals: tuple[float, float] | None = None
 
     def _group(self) -> None:
-        """The one grouping: sort the keys (with weights: argsort them, where nearly
-        every score is distinct), or :func:`score_groups` as one chunk."""
-        keyed = None
-        if _distinct_share(self.s) > (0.9 if self.w is not None else 0.25):
-            keyed = _labelled_keys(self.y, self.s)
+        """The one grouping: sort the keys (with weights, where nearly every score is
+        distinct: the keys that code them, else an argsort of the keys), or
+        :func:`score_groups` as one chunk."""
+        y, s, w = self.y, self.s, self.w
+        keyed = coded = None
+        if _distinct_share(s) > (0.9 if w is not None else 0.25):
+            coded = None if w is None else _coded_keys(y, s, w, self.units)
+            keyed = _labelled_keys(y, s) if coded is None else coded[0]
         if keyed is None:
-            self.whole = score_groups(self.y, self.s, self.w)
-        elif self.w is not None:  # the weights follow the keys
-            key, decode, top = keyed
-            order = np.argsort(key.view(np.float64) if top else key)
-            self.weights = self.w[order]
-            self.sorted = (key[order], decode, top)
+            self.whole = score_groups(y, s, w)
+            if w is not None:
+                self.totals = float(self.whole.pos.sum()), float(self.whole.neg.sum())
+            return
+        if w is not None and coded is None:  # the weights follow the keys
+            order = np.argsort(keyed.key.view(np.float64) if keyed.top else keyed.key)
+            self.weights = w[order]
+            keyed = keyed._replace(key=keyed.key[order])
         else:
-            _sort_keys(keyed[0], keyed[2])
-            self.sorted = keyed
+            _sort_keys(keyed.key, keyed.top)
+        self.sorted = keyed
+        self.totals = None if coded is None else coded[1]
+
+    def class_totals(self) -> tuple[float, float]:
+        """:func:`course_lib._checks.class_totals` of the data, with weights taken
+        from the grouping (done first): the sums of the groups, or the count of each
+        weight coded into the keys times the weight, no pass over the weights (the
+        same up to rounding); ints for counts, and for the weights' integer ``units``
+        (see :func:`_coded_keys`), in which the groups then come."""
+        if self.w is not None and self.sorted is None and self.whole is None:
+            self._group()
+        return self.totals or class_totals(self.y, self.w)
 
     def __iter__(self) -> Iterator[ScoreGroups | DistinctGroups]:
         if self.sorted is None and self.whole is None:
@@ -361,15 +470,15 @@ class group_chunks:  # noqa: N801 - used as the function it replaced
             yield self.whole
             return
         assert self.sorted is not None
-        key, decode, top = self.sorted
+        key, top, bits = self.sorted.key, self.sorted.top, self.sorted.bits
         n, chunk, lo = key.size, self.chunk, 0
         while lo < n:
             hi = min(n, lo + chunk)
-            if hi < n:  # end the chunk where a score ends (after its negatives' key)
-                last = int(key[hi - 1]) - top  # -(2 c + 1) or -2 c: the score's last is -2 c
-                hi = int(np.searchsorted(key, last + (last & 1) + top, side="right"))
+            if hi < n:  # end the chunk where a score ends: at its key of j = 0
+                last = top - ((top - int(key[hi - 1])) >> bits << bits)
+                hi = int(np.searchsorted(key, last, side="right"))
             weights = None if self.weights is None else self.weights[lo:hi]
-            groups = _chunk_groups(key[lo:hi], decode, top, self.scores, weights)
+            groups = _chunk_groups(key[lo:hi], self.sorted, self.scores, weights)
             if 64 * groups.pos.size < hi - lo:
                 chunk = min(4 * chunk, GROUP_CHUNK_MAX)
             yield groups
@@ -377,35 +486,38 @@ class group_chunks:  # noqa: N801 - used as the function it replaced
 
 
 def _chunk_groups(
-    k: np.ndarray,
-    decode: Callable[[np.ndarray], np.ndarray],
-    top: int,
-    scores: bool,
-    weights: np.ndarray | None = None,
+    k: np.ndarray, keyed: _Sorted, scores: bool, weights: np.ndarray | None = None
 ) -> ScoreGroups | DistinctGroups:
-    """The groups of a slice of sorted keys ``top - (2 c + y)`` that starts and ends on
-    score boundaries, in decreasing score order (the scores left undecoded, NaN,
-    unless ``scores``), with each object's weight in the keys' order, if any."""
+    """The groups of a slice of sorted keys ``top - (2**bits c + j)`` (``keyed``'s)
+    that starts and ends on score boundaries, in decreasing score order (the scores
+    left undecoded, NaN, unless ``scores``), with each object's weight in the keys'
+    order, if any."""
+    top, bits, table = keyed.top, keyed.bits, keyed.table
     if k.size < 2:
-        gap = 2
+        gap = 2**bits
     elif (k[1:65] == k[: min(64, k.size - 1)]).any():  # a tie among the first keys
         gap = 0
-    else:  # keys 2 apart or more: distinct scores; two equal keys: a tie
+    else:  # keys of one score are less than 2**bits apart; two equal keys: a tie
         gap = int(np.subtract(k[1:], k[:-1]).min())
-    if gap >= 2 or (gap == 1 and bool((top - k[1:] >> 1 != top - k[:-1] >> 1).all())):
-        low = k & 1  # the label, or (top odd) its complement
-        flip = 1 - low
-        pos, neg = (flip, low) if top else (low, flip)
-        if weights is not None:
-            pos = pos * weights
-            neg = weights - pos
-        group = DistinctGroups if weights is None else ScoreGroups
+    if gap >= 2**bits or (gap and bool((top - k[1:] >> bits != top - k[:-1] >> bits).all())):
+        if table is not None:
+            j = np.subtract(top, k)
+            j &= 2**bits - 1
+            pos, neg = table[0].take(j), table[1].take(j)
+        else:
+            low = k & 1  # the label, or (top odd) its complement
+            flip = 1 - low
+            pos, neg = (flip, low) if top else (low, flip)
+            if weights is not None:
+                pos = pos * weights
+                neg = weights - pos
+        group = DistinctGroups if weights is None and table is None else ScoreGroups
         if not scores:
             return group(np.broadcast_to(np.float64(np.nan), k.size), pos, neg)
         codes = np.subtract(top, k)
-        np.right_shift(codes, 1, out=codes)
-        return group(decode(codes), pos, neg)
-    return _groups_of_sorted(k, decode, top, weights)
+        np.right_shift(codes, bits, out=codes)
+        return group(keyed.decode(codes), pos, neg)
+    return _groups_of_sorted(k, keyed.decode, top, weights, bits, table)
 
 
 def _distinct_share(s: np.ndarray) -> float:

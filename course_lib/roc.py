@@ -38,6 +38,7 @@ from ._checks import (
     need_classes,
 )
 from ._curves import CurveView
+from ._groups import group_chunks
 from ._stream import (
     COLLINEAR_TOL,
     AucAcc,
@@ -336,7 +337,9 @@ def roc_auc(
     0.7917
     """
     exact, y, s, w = check_binary_exact(y_true, y_score, sample_weight, exact)
-    chunks, totals = in_memory(y, s, w, integral=w is None or exact, scores=False)
+    chunks = group_chunks(y, s, w, scores=False, units=True)  # ratios of weights only
+    m1, m0 = chunks.class_totals()  # ints for counts and integer units of the weights
+    totals = Totals.of(m1, m0, exact or isinstance(m1, int))
     return auc_of(chunks, totals, exact=exact, stacklevel=3)
 
 

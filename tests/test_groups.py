@@ -165,3 +165,58 @@ def test_scale_weights_multiplies_exactly_as_ldexp():
         w = w[np.isfinite(w)]
         exponent = int(np.frexp(w.max())[1])
         np.testing.assert_array_equal(scale_weights(w), np.ldexp(w, -exponent))
+
+
+@pytest.mark.parametrize("units", [False, True])
+@pytest.mark.parametrize(
+    "weights", ["four values", "one value", "zeros and thirds", "many values", "a rare value"]
+)
+@pytest.mark.parametrize("kind", ["distinct", "tied", "probabilities", "signed", "extreme floats"])
+def test_weighted_chunks_are_the_plain_sums(kind, weights, units):
+    """Weights in the chunks, in every path: coded into the sort keys (a few distinct
+    values; integer units or the weights themselves), following an argsort of the
+    keys (many values, a value the sample of 2**16 missed, or codes that leave no bit
+    free: 0.0 to 1.0, signed scores), or one chunk (scores no key can code). Each
+    class's sum per score, chunk after chunk, and the class totals are the plain ones:
+    in integer units, the same up to one common factor."""
+    from course_lib._checks import class_totals
+    from course_lib._groups import group_chunks
+
+    rng = np.random.default_rng(len(kind) + 7 * len(weights))
+    n = 2**17 if weights == "a rare value" else 3000
+    if kind in ("distinct", "tied"):
+        s = rng.random(n) + 1.0 if kind == "distinct" else np.round(rng.random(n), 2) + 0.5
+    else:
+        s = _scores_of_kind(kind, n, rng)
+    s[::97] = s[1::97]  # ties among distinct scores too
+    y = rng.random(n) < 0.3
+    w = {
+        "four values": rng.integers(1, 5, n) / 8.0,
+        "one value": np.full(n, 3.0),
+        "zeros and thirds": rng.choice([0.0, 1 / 3, 2 / 3, 0.1], n),
+        "many values": rng.random(n),
+        "a rare value": rng.integers(1, 5, n) / 8.0,
+    }[weights]
+    if weights == "a rare value":
+        w[12345] = 0.625  # odd: not in the sample of every other weight
+    chunks = group_chunks(y, s, w, chunk=64, units=units)
+    m1, m0 = chunks.class_totals()
+    parts = list(chunks)
+    coded = chunks.sorted is not None and chunks.sorted.table is not None
+    few = weights not in ("many values", "a rare value")  # codes of 0 to 1 span 2**62,
+    one = weights == "one value" and kind == "probabilities"  # with the label 2**63
+    assert coded == (few and kind in ("distinct", "tied") or one)
+    scores = np.concatenate([p.scores for p in parts])
+    pos, neg = (np.concatenate([getattr(p, a) for p in parts]) for a in ("pos", "neg"))
+    keys, bf_pos, bf_neg = brute_force(y, s.tolist(), w.tolist())
+    assert scores.tolist() == keys
+    t1, t0 = class_totals(y, w)
+    unit = 1.0
+    if isinstance(m1, int):  # integer units (a power of two apart from the weights)
+        assert units and weights in ("four values", "one value", "a rare value")
+        assert pos.dtype.kind == "i" and neg.dtype.kind == "i"
+        unit = (t1 + t0) / (m1 + m0)
+        assert unit == 2.0 ** round(np.log2(unit))
+    np.testing.assert_allclose(pos * unit, bf_pos, rtol=1e-13, atol=0)
+    np.testing.assert_allclose(neg * unit, bf_neg, rtol=1e-13, atol=0)
+    np.testing.assert_allclose([m1 * unit, m0 * unit], [t1, t0], rtol=1e-13)
