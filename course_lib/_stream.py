@@ -1239,6 +1239,7 @@ class DeLongAcc:
         self.t01 = 0
         self.keep = keep
         self.parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        self.scratch = np.empty((4, 0), dtype=np.int64)  # reused: fresh memory faults
 
     def update(self, st: Step) -> None:
         """Add one chunk."""
@@ -1253,18 +1254,21 @@ class DeLongAcc:
             # every object's deviation, its class's kept by a 0/1 factor (no boolean
             # selection, no int64 -> float64 cast: both are scalar loops without AVX-512);
             # the squares summed per object, as the groups' loop below sums them
-            ones = np.negative(st.pos)  # all bits set for a positive
+            if self.scratch.shape[1] < st.pos.size:
+                self.scratch = np.empty((4, st.pos.size), dtype=np.int64)
+            ones, tmp, rows10, rows = (row[: st.pos.size] for row in self.scratch)
+            np.negative(st.pos, out=ones)  # all bits set for a positive
             n1 = int(st.pos.sum())
-            fp_sum = int(np.bitwise_and(st.fp1, ones).sum())  # over the positives
-            tp_sum = int(st.tp0.sum()) - int(np.bitwise_and(st.tp0, ones).sum())
+            fp_sum = int(np.bitwise_and(st.fp1, ones, out=tmp).sum())  # over the positives
+            tp_sum = int(st.tp0.sum()) - int(np.bitwise_and(st.tp0, ones, out=tmp).sum())
             self.t10 += 2 * m1 * (n1 * m0 - fp_sum) - n1 * c
             self.t01 += 2 * m0 * tp_sum - (st.pos.size - n1) * c
-            keep = _exact_float(st.pos)
-            d10 = _exact_float(st.fp1)
+            keep = _exact_float(st.pos, rows)
+            d10 = _exact_float(st.fp1, rows10)
             d10 *= -2.0 * m1
             d10 += float(2 * m0 * m1 - c)
             d10 *= keep
-            d01 = _exact_float(st.tp0)
+            d01 = _exact_float(st.tp0, tmp)
             d01 *= 2.0 * m0
             d01 -= float(c)
             np.subtract(1.0, keep, out=keep)
@@ -1313,13 +1317,13 @@ class DeLongAcc:
 _TWO_52_BITS = np.int64(0x4330000000000000)
 
 
-def _exact_float(i: np.ndarray) -> np.ndarray:
-    """Non-negative int64 values below ``2**52`` as float64 (exact), in a new array: the
-    bits of ``2**52 + i`` less ``2**52``, two vector operations (numpy's int64 to
-    float64 cast is a scalar loop where AVX-512 is missing)."""
-    out = np.bitwise_or(i, _TWO_52_BITS).view(np.float64)
-    out -= 2.0**52
-    return out
+def _exact_float(i: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """Non-negative int64 values below ``2**52`` as float64 (exact), in ``out``'s memory
+    (int64): the bits of ``2**52 + i`` less ``2**52``, two vector operations (numpy's
+    int64 to float64 cast is a scalar loop where AVX-512 is missing)."""
+    f = np.bitwise_or(i, _TWO_52_BITS, out=out).view(np.float64)
+    f -= 2.0**52
+    return f
 
 
 def delong_interval(auc: float, variance: float, level: float = 0.95) -> tuple[float, float]:
