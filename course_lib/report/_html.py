@@ -73,6 +73,9 @@ def _settings(report: Mapping[str, Any]) -> dict[str, Any]:
 
 # --- numbers -------------------------------------------------------------------------
 
+#: A number that is absent.
+_NA = '<span class="na">–</span>'
+
 
 def _value(x: Any) -> float | None:
     """A number of the Report as a float (an exact fraction's ``value``); None if absent."""
@@ -90,7 +93,7 @@ def _fmt(x: Any, digits: int = 4) -> str:
     """A rate or a score to ``digits`` decimals, with the exact fraction as a tooltip."""
     v = _value(x)
     if v is None:
-        return '<span class="na">–</span>'
+        return _NA
     if math.isnan(v):
         return '<span class="na" title="undefined">n/a</span>'
     if math.isinf(v):
@@ -108,7 +111,7 @@ def _count(x: Any) -> str:
     """A count (thousands separated) or a weight sum (six significant digits)."""
     v = _value(x)
     if v is None:
-        return '<span class="na">–</span>'
+        return _NA
     if float(v).is_integer() and abs(v) < 2**53:
         return f"{int(v):,}".replace(",", "\u202f")
     return f"{v:,.6g}".replace(",", "\u202f")
@@ -117,7 +120,7 @@ def _count(x: Any) -> str:
 def _pct(x: Any, digits: int = 1) -> str:
     v = _value(x)
     if v is None or math.isnan(v):
-        return '<span class="na">–</span>'
+        return _NA
     return f"{100 * v:.{digits}f}\u202f%"
 
 
@@ -125,7 +128,7 @@ def _score_value(x: Any) -> str:
     """A threshold as a score: up to 6 significant digits, integers kept whole."""
     v = _value(x)
     if v is None:
-        return '<span class="na">–</span>'
+        return _NA
     if math.isinf(v):
         return "+∞" if v > 0 else "−∞"
     if float(v).is_integer():
@@ -136,7 +139,7 @@ def _score_value(x: Any) -> str:
 def _p_value(x: Any) -> str:
     v = _value(x)
     if v is None:
-        return '<span class="na">–</span>'
+        return _NA
     if v < 1e-4:
         return "&lt; 0.0001"
     return f"{v:.4f}"
@@ -240,6 +243,11 @@ class _Figures:
 def _ref(label: str, x: list[float], y: list[float]) -> Series:
     """A dashed reference line (chance, a baseline, perfect calibration)."""
     return Series(label, x, y, kind="ref", dash=True, width=1.2)
+
+
+def _dotted(name: str, x: list[float], y: list[float], kind: str) -> list[Series]:
+    """A line through points, and the points as dots (no legend entry of their own)."""
+    return [Series(name, x, y, kind=kind), Series("", x, y, kind=kind, marker=True)]
 
 
 def _kind(i: int) -> str:
@@ -513,108 +521,57 @@ def _comparison(report: Mapping[str, Any], book: _Book) -> str:
         f"on the same rows (the correlation of the two scores is taken into account).</p>{table}"))
 
 
+def _overlay(scores: Mapping[str, Any], curve: str, x: str, y: str) -> list[Series]:
+    """One line per score: its curve ``curve`` (``x`` and ``y`` name the curve's keys)
+    in the score's colour."""
+    return [Series(name, _floats(_curve(block, curve).get(x)), _floats(_curve(block, curve).get(y)),
+                   kind=_kind(i)) for i, (name, block) in enumerate(scores.items())]
+
+
 def _figures(report: Mapping[str, Any], book: _Book, figs: _Figures) -> str:
     scores: Mapping[str, Any] = report.get("scores") or {}
     names = list(scores)
-    out: list[str] = []
     many = len(names) > 1
-
+    unit = {"xlim": (0, 1), "ylim": (0, 1)}
+    targeted = "Share of rows targeted (by decreasing score)"
     # ROC with hulls and the diagonal
-    series = [_ref("chance", [0, 1], [0, 1])]
-    for i, name in enumerate(names):
-        roc = _curve(scores[name], "roc")
-        series.append(Series(name, _floats(roc.get("fpr")), _floats(roc.get("tpr")), kind=_kind(i)))
-    for i, name in enumerate(names):
-        hull = _curve(scores[name], "hull")
-        if hull:
-            series.append(
-                Series(
-                    f"hull {name}" if many else "convex hull",
-                    _floats(hull.get("fpr")),
-                    _floats(hull.get("tpr")),
-                    kind=_kind(i),
-                    dash=True,
-                    width=1.3,
-                )
-            )
+    hulls = [Series(f"hull {name}" if many else "convex hull", _floats(hull.get("fpr")),
+                    _floats(hull.get("tpr")), kind=_kind(i), dash=True, width=1.3)
+             for i, name in enumerate(names) if (hull := _curve(scores[name], "hull"))]
+    out = [figs.chart(
+        "roc", "ROC curve",
+        f"{book.link('roc', 'ROC curve')} with its {book.link('hull', 'convex hull')} (dashed) "
+        "and the diagonal of a random ranking.",
+        [_ref("chance", [0, 1], [0, 1]), *_overlay(scores, "roc", "fpr", "tpr"), *hulls],
+        xlabel="False positive rate", ylabel="True positive rate", square=True, **unit)]
+    # PR with its baseline (the first score's positive rate)
+    baseline = next((v for name in names
+                     if (v := _value(scores[name].get("pr_baseline"))) is not None), None)
     out.append(figs.chart(
-        "roc",
-        "ROC curve",
-        f"{book.link('roc', 'ROC curve')} with its "
-        f"{book.link('hull', 'convex hull')} (dashed) and the diagonal of a "
-        "random ranking.",
-        series,
-        xlabel="False positive rate",
-        ylabel="True positive rate",
-        xlim=(0, 1),
-        ylim=(0, 1),
-        square=True,
-    ))
-    # PR with its baseline
-    series = []
-    baseline = None
-    for i, name in enumerate(names):
-        pr = _curve(scores[name], "pr")
-        series.append(
-            Series(name, _floats(pr.get("recall")), _floats(pr.get("precision")), kind=_kind(i))
-        )
-        baseline = _value(scores[name].get("pr_baseline")) if baseline is None else baseline
-    if baseline is not None:
-        series.append(
-            _ref(f"baseline {baseline:.3f}", [0, 1], [baseline, baseline])
-        )
-    out.append(figs.chart(
-        "pr",
-        "Precision-recall curve",
+        "pr", "Precision-recall curve",
         f"{book.link('pr', 'Precision-recall curve')}; the dashed line is the "
-        f"{book.link('pr_baseline', 'baseline')}, the positive rate, where a "
-        "random ranking lies.",
-        series,
-        xlabel="Recall",
-        ylabel="Precision",
-        xlim=(0, 1),
-        ylim=(0, 1),
-        square=True,
-        legend="top right",
-    ))
+        f"{book.link('pr_baseline', 'baseline')}, the positive rate, where a random ranking lies.",
+        [*_overlay(scores, "pr", "recall", "precision"),
+         *([_ref(f"baseline {baseline:.3f}", [0, 1], [baseline, baseline])]
+           if baseline is not None else [])],
+        xlabel="Recall", ylabel="Precision", square=True, legend="top right", **unit))
     # gain
-    series = [_ref("random", [0, 1], [0, 1])]
-    if baseline:
-        series.append(Series("ideal", [0, baseline, 1], [0, 1, 1], kind="ref", width=1.2))
-    for i, name in enumerate(names):
-        g = _curve(scores[name], "gain")
-        series.append(Series(name, _floats(g.get("rate")), _floats(g.get("tpr")), kind=_kind(i)))
+    ideal = [Series("ideal", [0, baseline, 1], [0, 1, 1], kind="ref", width=1.2)] if baseline else []
     out.append(figs.chart(
-        "gain",
-        "Gain curve",
-        f"{book.link('gain', 'Gain curve')} (cumulative share of positives "
-        "among the top-scored rows), with a random and an ideal ranking.",
-        series,
-        xlabel="Share of rows targeted (by decreasing score)",
-        ylabel="Share of positives found",
-        xlim=(0, 1),
-        ylim=(0, 1),
-    ))
+        "gain", "Gain curve",
+        f"{book.link('gain', 'Gain curve')} (cumulative share of positives among the top-scored "
+        "rows), with a random and an ideal ranking.",
+        [_ref("random", [0, 1], [0, 1]), *ideal, *_overlay(scores, "gain", "rate", "tpr")],
+        xlabel=targeted, ylabel="Share of positives found", **unit))
     # lift
-    series = [_ref("random", [0, 1], [1, 1])]
-    top = 1.0
-    for i, name in enumerate(names):
-        lift = _curve(scores[name], "lift")
-        rate, values = _floats(lift.get("rate")), _floats(lift.get("lift"))
-        series.append(Series(name, rate, values, kind=_kind(i)))
-        top = max([top, *(v for v in values if math.isfinite(v))])
+    lifts = _overlay(scores, "lift", "rate", "lift")
+    top = max([1.0, *(v for s in lifts for v in s.y if math.isfinite(v))])
     out.append(figs.chart(
-        "lift",
-        "Lift curve",
-        f"{book.link('lift', 'Lift')}: the positive rate among the top-scored "
-        "rows divided by the overall positive rate.",
-        series,
-        xlabel="Share of rows targeted (by decreasing score)",
-        ylabel="Lift",
-        xlim=(0, 1),
-        ylim=(0, top * 1.05),
-        legend="top right",
-    ))
+        "lift", "Lift curve",
+        f"{book.link('lift', 'Lift')}: the positive rate among the top-scored rows divided by "
+        "the overall positive rate.",
+        [_ref("random", [0, 1], [1, 1]), *lifts],
+        xlabel=targeted, ylabel="Lift", xlim=(0, 1), ylim=(0, top * 1.05), legend="top right"))
     # KS, one per score
     for i, name in enumerate(names):
         k = _curve(scores[name], "ks")
@@ -632,23 +589,15 @@ def _figures(report: Mapping[str, Any], book: _Book, figs: _Figures) -> str:
             marks.append(
                 Mark(rate[j], fpr[j], tpr[j], f"KS {ks_value:.3f}" if ks_value is not None else "KS")
             )
-        series = [
-            Series("positives (TPR)", rate, tpr, kind="pos"),
-            Series("negatives (FPR)", rate, fpr, kind="neg"),
-        ]
         out.append(figs.chart(
-            f"ks-{i + 1}",
-            f"KS chart of {name}",
+            f"ks-{i + 1}", f"KS chart of {name}",
             f"{book.link('ks', 'KS chart')} of <code>{escape(name)}</code>: the "
             "cumulative shares of positives and of negatives among the top-scored rows; "
             "the KS statistic is the largest vertical gap.",
-            series,
-            xlabel="Share of rows targeted",
-            ylabel="Cumulative share of the class",
-            xlim=(0, 1),
-            ylim=(0, 1),
-            marks=marks,
-        ))
+            [Series("positives (TPR)", rate, tpr, kind="pos"),
+             Series("negatives (FPR)", rate, fpr, kind="neg")],
+            xlabel="Share of rows targeted", ylabel="Cumulative share of the class", marks=marks,
+            **unit))
     # score distributions by class
     for i, name in enumerate(names):
         d = _curve(scores[name], "distribution")
@@ -658,28 +607,17 @@ def _figures(report: Mapping[str, Any], book: _Book, figs: _Figures) -> str:
         if len(edges) < 2 or not p or not n:
             continue
         sp, sn = sum(p) or 1.0, sum(n) or 1.0
-        bars = [
-            Bars("negatives", edges, [v / sn for v in n], kind="neg"),
-            Bars("positives", edges, [v / sp for v in p], kind="pos"),
-        ]
         out.append(figs.chart(
-            f"distribution-{i + 1}",
-            f"Score distribution of {name}",
+            f"distribution-{i + 1}", f"Score distribution of {name}",
             f"Distribution of <code>{escape(name)}</code> in each class ({len(edges) - 1} "
             "equal-width bins; each class sums to 1). The less the two overlap, the "
             "better the ranking.",
-            [],
-            bars=bars,
-            xlabel=f"Score {name}",
-            ylabel="Share of the class",
-            legend="top right",
-        ))
+            [], bars=[Bars("negatives", edges, [v / sn for v in n], kind="neg"),
+                      Bars("positives", edges, [v / sp for v in p], kind="pos")],
+            xlabel=f"Score {name}", ylabel="Share of the class", legend="top right"))
     # reliability, when the scores are probabilities
-    for i, name in enumerate(names):
-        r = _curve(scores[name], "reliability")
-        if not r:
-            continue
-        out.append(_reliability(r, name, i, book, figs))
+    out += [_reliability(r, name, i, book, figs) for i, name in enumerate(names)
+            if (r := _curve(scores[name], "reliability"))]
     return _section("figures", "Figures", f'<div class="figure-grid">{"".join(out)}</div>')
 
 
@@ -726,8 +664,7 @@ def _reliability(r: Mapping[str, Any], name: str, i: int, book: _Book, figs: _Fi
     diagonal = [min(xlim[0], ylim[0]), max(xlim[1], ylim[1])]
     series = [
         _ref("perfect calibration", diagonal, diagonal),
-        Series(name, pred, true, kind=_kind(i)),
-        Series("", pred, true, kind=_kind(i), marker=True),
+        *_dotted(name, pred, true, _kind(i)),
     ]
     whiskers = [Whiskers(pred, low or [math.nan] * len(pred), high or [math.nan] * len(pred),
                          [_compact(c) for c in counts], kind=_kind(i))]
@@ -884,6 +821,13 @@ def _operating_points(report: Mapping[str, Any], book: _Book) -> str:
         f"{''.join(parts)}"))
 
 
+def _ks_cell(row: Mapping[str, Any], value: Any) -> str:
+    """A segment's or a period's two-sided KS, marked reversed where the positives score
+    lower."""
+    return _fmt(value) + (' <span class="reversed" title="F1 above F0: the positives score lower">'
+                          "reversed</span>" if row.get("ks_direction") == "F1 above F0" else "")
+
+
 def _segments(report: Mapping[str, Any], book: _Book) -> str:
     segments = report.get("segments") or []
     if not segments:
@@ -904,7 +848,6 @@ def _segments(report: Mapping[str, Any], book: _Book) -> str:
     body = []
     for s in segments:
         row = [f"<code>{escape(str(s.get('score')))}</code>"] if with_score else []
-        reversed_ks = s.get("ks_direction") == "F1 above F0"
         row += [
             escape(str(s.get("segment"))),
             _count(s.get("n")),
@@ -912,9 +855,7 @@ def _segments(report: Mapping[str, Any], book: _Book) -> str:
             _fmt(s.get("auc")),
             _ci(s.get("auc_ci")),
             _fmt(s.get("gini")),
-            _fmt(s.get("ks_two_sided")) + (
-                ' <span class="reversed" title="F1 above F0: the positives score lower">'
-                "reversed</span>" if reversed_ks else ""),
+            _ks_cell(s, s.get("ks_two_sided")),
             _fmt(s.get("ks")),
         ]
         body.append(row)
@@ -1169,13 +1110,10 @@ def _periods(report: Mapping[str, Any], book: _Book, figs: _Figures) -> str:
     body = []
     for p in periods:
         row = [f"<code>{escape(str(p.get('score')))}</code>"] if many else []
-        reversed_ks = p.get("ks_direction") == "F1 above F0"
         row += [escape(_period_label(p.get("period"))), _count(p.get("n")),
                 _count(p.get("positives")), _pct(p.get("positive_rate"), 2),
                 _fmt(p.get("gini")), _ci(p.get("gini_ci")),
-                _fmt(p.get("ks_two_sided", p.get("ks"))) + (
-                    ' <span class="reversed" title="F1 above F0: the positives score lower">'
-                    "reversed</span>" if reversed_ks else ""),
+                _ks_cell(p, p.get("ks_two_sided", p.get("ks"))),
                 _fmt(p.get("psi"))]
         body.append(row)
     reference = report.get("period_psi_reference")
@@ -1203,18 +1141,11 @@ def _periods(report: Mapping[str, Any], book: _Book, figs: _Figures) -> str:
         rows = [p for p in periods if str(p.get("score")) == name]
         shift = (i - (len(names) - 1) / 2) * 0.08
         x = [j + 1.0 + shift for j in range(len(rows))]
-        gini = [_value(p.get("gini")) for p in rows]
         ci = [p.get("gini_ci") or [None, None] for p in rows]
-        y = [math.nan if g is None else g for g in gini]
-        series.append(Series(name, x, y, kind=_kind(i)))
-        series.append(Series("", x, y, kind=_kind(i), marker=True))
-        lows = [_value(c[0]) for c in ci]
-        highs = [_value(c[1]) for c in ci]
-        whiskers.append(Whiskers(x, [math.nan if v is None else v for v in lows],
-                                 [math.nan if v is None else v for v in highs], kind=_kind(i)))
-    first = [p for p in periods if str(p.get("score")) == names[0]]
-    rate = [_value(p.get("positive_rate")) for p in first]
-    rate_y = [math.nan if r is None else r for r in rate]
+        series += _dotted(name, x, _floats([p.get("gini") for p in rows]), _kind(i))
+        whiskers.append(Whiskers(x, _floats([c[0] for c in ci]), _floats([c[1] for c in ci]),
+                                 kind=_kind(i)))
+    rate_y = _floats([p.get("positive_rate") for p in periods if str(p.get("score")) == names[0]])
     overall = _value((report.get("summary") or {}).get("positive_rate"))
     top = max([r for r in rate_y if math.isfinite(r)] + [overall or 0.0], default=1.0)
     xlim = (0.5, k + 0.5)
@@ -1231,8 +1162,7 @@ def _periods(report: Mapping[str, Any], book: _Book, figs: _Figures) -> str:
                    "all periods.",
                    [*([_ref(f"all periods {overall:.3f}", [0.5, k + 0.5], [overall, overall])]
                       if overall is not None else []),
-                    Series("positive rate", [j + 1.0 for j in range(k)], rate_y, kind="pos"),
-                    Series("", [j + 1.0 for j in range(k)], rate_y, kind="pos", marker=True)],
+                    *_dotted("positive rate", [j + 1.0 for j in range(k)], rate_y, "pos")],
                    xlabel=f"Period ({column})", ylabel="Share of positives", xlim=xlim,
                    ylim=(0.0, top * 1.15 if top > 0 else 1.0), xticks=xticks,
                    legend="bottom right"),
