@@ -26,6 +26,7 @@ import numbers
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from fractions import Fraction
 from importlib import metadata
+from itertools import chain, groupby
 from typing import Any
 
 import numpy as np
@@ -63,7 +64,7 @@ from .._stream import (
 )
 from ..calibration import band_rule, bands_frame, binomial_interval, recalibration
 from ..partial import h_measure_from_hull, range_end
-from ._engine import CHUNK, Engine, Groups, Summary
+from ._engine import CHUNK, Engine, Groups, Summary, is_missing, plain_segment, segment_key
 from ._refuse import refuse
 from ._weights import (
     REPLICATES,
@@ -157,6 +158,15 @@ def split_segments(chunks: Iterable[Groups]) -> Iterator[tuple[Any, Groups]]:
             yield seg[lo], Groups(ch.score[lo:hi], ch.pos[lo:hi], ch.neg[lo:hi], seg[lo:hi])
 
 
+def _segment_runs(chunks: Iterable[Groups]) -> Iterator[tuple[Any, Iterator[Groups]]]:
+    """Each segment of a ``by`` stream once, in stream order: its value (as its first
+    piece has it) and its pieces (a segment over two chunks is one run)."""
+    for _, run_ in groupby(split_segments(chunks), key=lambda item: segment_key(item[0])):
+        items = iter(run_)
+        seg, piece = next(items)
+        yield seg, chain([piece], (p for _, p in items))
+
+
 #: The share a PSI bin counts when it is empty (see :func:`course_lib._stream.psi`).
 PSI_EPS = 1e-4
 
@@ -222,8 +232,14 @@ def number(value: Any) -> Any:
     return v if math.isfinite(v) else None
 
 
-def _value(x: Any) -> float:
-    return float(x)
+def _ratio(a: Any, b: Any, integral: bool) -> Any:
+    """``a / b``: an exact fraction for counts, else a float."""
+    return Fraction(int(a), int(b)) if integral else float(a) / float(b)
+
+
+def _in_units(x: Any, t: Totals) -> Any:
+    """A sum of the accumulators in the weights' own units (fractional weights are scaled)."""
+    return x if t.integral else x / t.scale
 
 
 def check_options(
@@ -287,27 +303,15 @@ def _version() -> str:
 
 def _point(name: str, score: Any, tp: Any, fp: Any, t: Totals) -> dict[str, Any]:
     """An operating point: select the objects scoring at least ``threshold``."""
-    m1, m0 = t.m1, t.m0
-    if t.integral:
-        tpr: Any = Fraction(int(tp), int(m1))
-        fpr: Any = Fraction(int(fp), int(m0))
-        precision: Any = Fraction(int(tp), int(tp) + int(fp)) if tp + fp > 0 else None
-        rate: Any = Fraction(int(tp) + int(fp), int(t.n))
-    else:
-        tpr, fpr = float(tp) / float(m1), float(fp) / float(m0)
-        precision = float(tp) / float(tp + fp) if tp + fp > 0 else None
-        rate = float(tp + fp) / float(t.n)
-    thr = None if score is None else (int(score) if isinstance(score, (int, np.integer))
-                                      else float(score))
     return {
         "name": name,
-        "threshold": thr,
-        "tp": number(tp / t.scale if not t.integral else tp),
-        "fp": number(fp / t.scale if not t.integral else fp),
-        "tpr": number(tpr),
-        "fpr": number(fpr),
-        "precision": number(precision),
-        "rate": number(rate),
+        "threshold": None if score is None else _thr(score),
+        "tp": number(_in_units(tp, t)),
+        "fp": number(_in_units(fp, t)),
+        "tpr": number(_ratio(tp, t.m1, t.integral)),
+        "fpr": number(_ratio(fp, t.m0, t.integral)),
+        "precision": number(_ratio(tp, tp + fp, t.integral) if tp + fp > 0 else None),
+        "rate": number(_ratio(tp + fp, t.n, t.integral)),
     }
 
 
@@ -390,7 +394,7 @@ def _score_report(
         s, tp, fp = op["cost"]
         point = _point("cost", s, tp, fp, t)
         point["costs"] = list(costs)
-        point["cost"] = number(op["cost_value"] / t.scale if not t.integral else op["cost_value"])
+        point["cost"] = number(_in_units(op["cost_value"], t))
         points.append(point)
     for q in top:
         if q in op["top"]:
@@ -413,7 +417,7 @@ def _score_report(
         "ks_two_sided": {"value": number(ks2), "direction": ks_direction,
                          "threshold": ks2_score},
         "average_precision": number(ap.result()),
-        "pr_baseline": number(Fraction(int(t.m1), int(t.n)) if t.integral else pi1),
+        "pr_baseline": number(_ratio(t.m1, t.n, t.integral)),
         "partial_auc": {"max_fpr": number(max_fpr), "value": number(pa),
                         "mcclish": number(pm)},
         "h_measure": number(h_value),
@@ -473,23 +477,16 @@ def _segments(
     scale = g_totals.scale
     first: dict[Any, tuple[Any, Any, Any]] = {}  # segment -> (m1, m0, numerator)
     order: list[Any] = []
-    cum, acc = Cumulator(g_totals), AucAcc(g_totals)
-    current: Any = None
-    started = False
-    for seg, piece in split_segments(engine.groups(name, by=by, chunk=chunk)):
-        if not started or not _same(seg, current):
-            if started:
-                first[_key(current)] = (cum.tp, cum.fp, acc.num)
-            started, current = True, seg
-            order.append(seg)
-            cum, acc = Cumulator(g_totals), AucAcc(g_totals)
-        acc.update(cum.step(piece))
-    if started:
-        first[_key(current)] = (cum.tp, cum.fp, acc.num)
+    for seg, pieces in _segment_runs(engine.groups(name, by=by, chunk=chunk)):
+        order.append(seg)
+        cum, acc = Cumulator(g_totals), AucAcc(g_totals)
+        for piece in pieces:
+            acc.update(cum.step(piece))
+        first[segment_key(seg)] = (cum.tp, cum.fp, acc.num)
     # second pass: KS (needs the segment's totals) and DeLong (needs its AUC)
     state: dict[Any, tuple[Totals, Cumulator, KsAcc, DeLongAcc | None]] = {}
     for seg, piece in split_segments(engine.groups(name, by=by, chunk=chunk)):
-        k = _key(seg)
+        k = segment_key(seg)
         if k not in state:
             m1, m0, num = first[k]
             t = Totals(m1, m0, summary.integral, scale)
@@ -505,14 +502,14 @@ def _segments(
             dl.update(st)
     rows = []
     for seg in order:
-        k = _key(seg)
+        k = segment_key(seg)
         m1, m0, num = first[k]
         t, _, ksa, dl = state[k]
         row: dict[str, Any] = {
             "score": name,
-            "segment": _plain_segment(seg),
-            "n": number((m1 + m0) / scale if not summary.integral else m1 + m0),
-            "positives": number(m1 / scale if not summary.integral else m1),
+            "segment": plain_segment(seg),
+            "n": number(_in_units(m1 + m0, g_totals)),
+            "positives": number(_in_units(m1, g_totals)),
         }
         if not (m1 > 0 and m0 > 0):
             notes.append(f"{name}: {what} {seg!r} has one class only: no AUC")
@@ -523,8 +520,8 @@ def _segments(
             a.num = num
             auc = a.result()
             variance = dl.variance() if dl is not None else math.nan
-            few = too_few(f"{name}: {what} {seg!r}", m1 / scale if not summary.integral
-                          else m1, m0 / scale if not summary.integral else m0, min_class)
+            few = too_few(f"{name}: {what} {seg!r}", _in_units(m1, g_totals),
+                          _in_units(m0, g_totals), min_class)
             if few is not None:
                 notes.append(few)
                 variance = math.nan
@@ -537,39 +534,32 @@ def _segments(
                 warnings.append(_warning(
                     "auc_below_half", name,
                     f"{name}: in {what} {seg!r} the AUC is {float(auc):.4f}, below 0.5: "
-                    "the score ranks this segment backwards", segment=_plain_segment(seg)))
+                    "the score ranks this segment backwards", segment=plain_segment(seg)))
         rows.append(row)
     return rows
 
 
-def _missing(v: Any) -> bool:
-    return v is None or (isinstance(v, float) and math.isnan(v))
-
-
 def _same(a: Any, b: Any) -> bool:
-    return bool((_missing(a) and _missing(b)) or (not _missing(a) and a == b))
+    return bool((is_missing(a) and is_missing(b)) or (not is_missing(a) and a == b))
 
 
-def _key(seg: Any) -> Any:
-    return ("<missing>",) if _missing(seg) else seg
+def _reference_bins(stream: Callable[[], Iterable[Groups]],
+                    n: int | float) -> tuple[list[Any], np.ndarray]:
+    """The tie-aware decile bins of a reference's groups (``stream()``, read twice; ``n``
+    its total count or weight): each bin's lowest score, top bin first, and its counts."""
+    lows = decile_lows(stream(), n)
+    return lows, psi(stream(), lows)["counts"]
 
 
-def _plain_segment(seg: Any) -> Any:
-    if _missing(seg):
-        return None
-    if isinstance(seg, np.generic):
-        return seg.item()
-    if isinstance(seg, (str, int, float, bool)):
-        return seg
-    return str(seg)
+def _baseline_bins(baseline: Engine, name: str, chunk: int) -> tuple[list[Any], np.ndarray]:
+    """:func:`_reference_bins` of the baseline's groups of ``name``."""
+    s = baseline.summary()
+    n = int(s.positives) + int(s.negatives) if s.integral else float(s.positives) + float(s.negatives)
+    return _reference_bins(lambda: baseline.groups(name, chunk=chunk), n)
 
 
 def _stability(engine: Engine, baseline: Engine, name: str, chunk: int) -> dict[str, Any]:
-    bs = baseline.summary()
-    n_b: int | float = (int(bs.positives) + int(bs.negatives) if bs.integral
-                        else float(bs.positives) + float(bs.negatives))
-    lows = decile_lows(baseline.groups(name, chunk=chunk), n_b)
-    expected = psi(baseline.groups(name, chunk=chunk), lows)["counts"]
+    lows, expected = _baseline_bins(baseline, name, chunk)
     actual = psi(engine.groups(name, chunk=chunk), lows)["counts"]
     e_share, a_share = expected / expected.sum(), actual / actual.sum()
     bins = []
@@ -653,14 +643,9 @@ def _check_overlap(engine: Engine, baseline: Engine, name: str, chunk: int) -> N
 def _check_levels(engine: Engine, name: str, by: str, max_levels: int, chunk: int) -> None:
     """Refuse a segment column of more than ``max_levels`` values (counted on the
     segment groups of one score, stopping as soon as there are too many)."""
-    count = 0
-    last: Any = None
-    for seg, _piece in split_segments(engine.groups(name, by=by, chunk=chunk)):
-        if count == 0 or not _same(seg, last):  # a segment over two chunks counts once
-            count += 1
-            last = seg
-            if count > max_levels:
-                raise refuse.too_many_levels(by, max_levels)
+    for count, _ in enumerate(_segment_runs(engine.groups(name, by=by, chunk=chunk)), start=1):
+        if count > max_levels:  # a segment over two chunks counts once
+            raise refuse.too_many_levels(by, max_levels)
 
 
 def _auc_value(x: Any) -> float:
@@ -721,7 +706,7 @@ def _calibration_bands(
     if column is not None:
         cum = Cumulator(t)
         for seg, piece in split_segments(engine.groups(name, by=column, chunk=chunk)):
-            acc.update(cum.step(piece), _key(seg))
+            acc.update(cum.step(piece), segment_key(seg))
     else:
         run(engine.groups(name, chunk=chunk), t, acc)
     counts = acc.result()
@@ -732,7 +717,7 @@ def _calibration_bands(
     for key, rec in zip(counts.keys, frame.to_dict("records")):
         row = {k: number(v) if k not in ("band", "max_score", "min_score") else v
                for k, v in rec.items()}
-        row["band"] = _plain_segment(None if key == ("<missing>",) else key)
+        row["band"] = plain_segment(None if key == ("<missing>",) else key)
         if not counted:
             row["binomial_p"] = row["jeffreys_p"] = None
         rows.append(row)
@@ -798,10 +783,9 @@ def _baseline_test(engine: Engine, baseline: Engine, name: str, block: dict[str,
     weights only the two AUCs and their difference: DeLong's variance counts objects,
     so the test and the intervals are None and ``"omitted"`` says why."""
     auc = block["auc"]
-    a = auc["value"] if isinstance(auc, dict) else auc
     var_a = math.nan if sampling or block["auc_variance"] is None else block["auc_variance"]
     b_auc, var_b = _auc_variance(baseline, name, chunk, variance=not sampling)
-    r = unpaired_delong(float(a), var_a, float(b_auc), var_b, level)
+    r = unpaired_delong(_auc_value(auc), var_a, float(b_auc), var_b, level)
     b_lo, b_hi = delong_interval(float(b_auc), var_b, level)
     omitted = None
     if sampling:
@@ -859,22 +843,16 @@ def _periods(engine: Engine, baseline: Engine | None, name: str, period: str,
         return []
     stream = _reread(engine, name, period, summary, chunk)
     if baseline is not None:
-        bs = baseline.summary()
-        n_ref: Any = (int(bs.positives) + int(bs.negatives) if bs.integral
-                      else float(bs.positives) + float(bs.negatives))
-        lows = decile_lows(baseline.groups(name, chunk=chunk), n_ref)
-        expected = psi(baseline.groups(name, chunk=chunk), lows)["counts"]
+        lows, expected = _baseline_bins(baseline, name, chunk)
     else:
         first = rows[0]["segment"]
-        n_ref = sum(float(c[1].sum()) + float(c[2].sum()) for c in
-                    _one_segment(stream(), first))
-        if summary.integral:
-            n_ref = int(n_ref)
-        lows = decile_lows(_one_segment(stream(), first), n_ref)
-        expected = psi(_one_segment(stream(), first), lows)["counts"]
+        n_ref: Any = sum(float(c[1].sum()) + float(c[2].sum()) for c in
+                         _one_segment(stream(), first))
+        lows, expected = _reference_bins(lambda: _one_segment(stream(), first),
+                                         int(n_ref) if summary.integral else n_ref)
     counts: dict[Any, np.ndarray] = {}
     for seg, piece in split_segments(stream()):
-        k = _key(seg)
+        k = segment_key(seg)
         counts[k] = psi([piece], lows, counts=counts.get(k))["counts"]
     out = []
     for row in rows:
@@ -888,13 +866,12 @@ def _periods(engine: Engine, baseline: Engine | None, name: str, period: str,
                 "the period", pos, n - pos, min_class) or "a DeLong variance is undefined")
         out.append({
             "score": name, "period": row["segment"], "n": n, "positives": pos,
-            "positive_rate": number(Fraction(int(pos), int(n)) if summary.integral
-                                    else float(pos) / float(n)),
+            "positive_rate": number(_ratio(pos, n, summary.integral)),
             "auc": row["auc"], "auc_ci": row["auc_ci"], "gini": row["gini"],
             "gini_ci": [None if lo is None else 2 * lo - 1, None if hi is None else 2 * hi - 1],
             "ks": row["ks"], "ks_two_sided": row["ks_two_sided"],
             "ks_direction": row["ks_direction"],
-            "psi": number(psi_value(counts[_key(row["segment"])], expected, PSI_EPS)),
+            "psi": number(psi_value(counts[segment_key(row["segment"])], expected, PSI_EPS)),
             "interval": None if omitted else "delong", "omitted": omitted,
         })
     return out
@@ -1049,9 +1026,7 @@ def compute(
                                 else summary.positives),
             "negatives": number(int(summary.negatives) if summary.integral
                                 else summary.negatives),
-            "positive_rate": number(
-                Fraction(int(summary.positives), int(n)) if summary.integral
-                else float(summary.positives) / float(n)),
+            "positive_rate": number(_ratio(summary.positives, n, summary.integral)),
             "weighted": summary.weighted,
             "integral": summary.integral,
             "distinct": dict(summary.distinct),

@@ -61,6 +61,7 @@ from ._sources import (
     classify,
     csv_only,
     duckdb_reader,
+    first_line,
     frame_sha256,
     fresh_name,
     sha256_of,
@@ -156,6 +157,7 @@ class SqlEngine:
     dialect: Dialect = DUCKDB
     scores: tuple[str, ...]
     by: str | None
+    _inputs: list[InputFile]
 
     # --------------------------------------------------------------- engine specific
 
@@ -176,6 +178,11 @@ class SqlEngine:
 
     def _read(self, data: Any) -> str:  # pragma: no cover - abstract
         raise NotImplementedError
+
+    def inputs(self) -> list[dict[str, Any]]:
+        """What was read, one dict per input: ``{"path", "sha256", "rows"}`` (a Spark
+        table has its name as path and no SHA-256; a Spark DataFrame neither)."""
+        return [i.as_dict() for i in self._inputs]
 
     def close(self) -> None:
         """Drop the temporary tables of the groups."""
@@ -616,17 +623,16 @@ class DuckDBEngine(SqlEngine):
         try:
             return self.connection.execute(sql)
         except self._duckdb.OutOfMemoryException as exc:
-            raise MemoryError(str(exc).splitlines()[0]) from exc
+            raise MemoryError(first_line(exc)) from exc
         except (self._duckdb.IOException, self._duckdb.InvalidInputException,
                 self._duckdb.ConversionException) as exc:
-            raise ValueError(f"cannot read the data: {str(exc).splitlines()[0]}") from None
+            raise ValueError(f"cannot read the data: {first_line(exc)}") from None
 
     def _read(self, data: Any) -> str:
         """Make a view of DATA on the connection and record its inputs; return its name."""
         source = classify(data)
         csv_only(source, **self._csv)
         view = fresh_name()
-        q = relation(view, label="y", score="s").source
         if isinstance(source, pd.DataFrame):
             self.connection.register(view, source)
             self._cleanup.append(f"unregister:{view}")
@@ -634,20 +640,11 @@ class DuckDBEngine(SqlEngine):
             return view
         if isinstance(source, FileSource):
             for path in source.paths:
-                try:
-                    ((rows,),) = self.connection.execute(
-                        f"SELECT COUNT(*) FROM {duckdb_reader(source.kind, [path], **self._csv)}"
-                    ).fetchall()
-                except self._duckdb.Error as exc:
-                    raise ValueError(
-                        f"cannot read {path!r}: {str(exc).splitlines()[0]}") from None
-                self._inputs.append(InputFile(path, sha256_of(path), int(rows)))
+                rows = self._count(duckdb_reader(source.kind, [path], **self._csv), repr(path))
+                self._inputs.append(InputFile(path, sha256_of(path), rows))
             if not any(i.rows for i in self._inputs):
                 raise refuse.no_rows(", ".join(source.paths))
-            self._execute(f"CREATE TEMPORARY VIEW {q} AS SELECT * FROM "
-                          f"{duckdb_reader(source.kind, source.paths, **self._csv)}")
-            self._cleanup.append(f"view:{q}")
-            return view
+            return self._view_of(view, duckdb_reader(source.kind, source.paths, **self._csv))
         if isinstance(source, DatabaseTable):
             alias = fresh_name("course_lib_db")
             try:
@@ -655,47 +652,45 @@ class DuckDBEngine(SqlEngine):
                     f"ATTACH {sql_string(source.path)} AS {alias} (READ_ONLY)")
             except self._duckdb.Error as exc:
                 raise ValueError(
-                    f"cannot read the database {source.path!r}: {str(exc).splitlines()[0]}"
+                    f"cannot read the database {source.path!r}: {first_line(exc)}"
                 ) from None
             self._cleanup.append(f"detach:{alias}")
             table = relation(f"{alias}.{source.table}", label="y", score="s").source
-            try:
-                ((rows,),) = self.connection.execute(f"SELECT COUNT(*) FROM {table}").fetchall()
-            except self._duckdb.Error as exc:
-                raise ValueError(
-                    f"cannot read the table {source.table!r} of {source.path!r}: "
-                    f"{str(exc).splitlines()[0]}") from None
-            self._execute(f"CREATE TEMPORARY VIEW {q} AS SELECT * FROM {table}")
-            self._cleanup.append(f"view:{q}")
-            self._inputs = [InputFile(f"{source.path}:{source.table}",
-                                      sha256_of(source.path), int(rows))]
-            return view
+            rows = self._count(table, f"the table {source.table!r} of {source.path!r}")
+            self._inputs = [InputFile(f"{source.path}:{source.table}", sha256_of(source.path), rows)]
+            return self._view_of(view, table)
         if isinstance(source, str):
             table = relation(source, label="y", score="s").source  # validated name
-            try:
-                ((rows,),) = self.connection.execute(f"SELECT COUNT(*) FROM {table}").fetchall()
-            except self._duckdb.Error as exc:
-                raise ValueError(f"cannot read {source!r}: {str(exc).splitlines()[0]}") from None
-            self._execute(f"CREATE TEMPORARY VIEW {q} AS SELECT * FROM {table}")
-            self._cleanup.append(f"view:{q}")
-            self._inputs = [InputFile(source, None, int(rows))]
-            return view
+            self._inputs = [InputFile(source, None, self._count(table, repr(source)))]
+            return self._view_of(view, table)
         raise ValueError(
             "DATA must be a Parquet or CSV file (or a glob of them), FILE.duckdb:TABLE or a "
             f"pandas DataFrame, got {type(source).__name__}")
 
-    def inputs(self) -> list[dict[str, Any]]:
-        """What was read, one dict per input file: ``{"path", "sha256", "rows"}``."""
-        return [i.as_dict() for i in self._inputs]
-
     # ------------------------------------------------------------------- SqlEngine
+
+    def _count(self, table: str, shown: str) -> int:
+        """The rows of ``table`` (SQL of a relation); a ValueError names ``shown`` when
+        DuckDB cannot read it."""
+        try:
+            ((rows,),) = self.connection.execute(f"SELECT COUNT(*) FROM {table}").fetchall()
+        except self._duckdb.Error as exc:
+            raise ValueError(f"cannot read {shown}: {first_line(exc)}") from None
+        return int(rows)
+
+    def _view_of(self, view: str, table: str) -> str:
+        """Make ``view`` (a fresh name) a temporary view of ``table``, dropped by :meth:`close`."""
+        q = relation(view, label="y", score="s").source
+        self._execute(f"CREATE TEMPORARY VIEW {q} AS SELECT * FROM {table}")
+        self._cleanup.append(f"view:{q}")
+        return view
 
     def _columns(self, view: str) -> list[tuple[str, str]]:
         q = relation(view, label="y", score="s").source
         try:
             rows = self.connection.execute(f"DESCRIBE SELECT * FROM {q}").fetchall()
         except self._duckdb.Error as exc:
-            raise ValueError(f"cannot read the data: {str(exc).splitlines()[0]}") from None
+            raise ValueError(f"cannot read the data: {first_line(exc)}") from None
         return [(str(r[0]), str(r[1])) for r in rows]
 
     def _fetch(self, sql: str) -> list[tuple]:
@@ -713,7 +708,7 @@ class DuckDBEngine(SqlEngine):
                 try:
                     frame = result.fetch_df_chunk(vectors)
                 except self._duckdb.OutOfMemoryException as exc:
-                    raise MemoryError(str(exc).splitlines()[0]) from exc
+                    raise MemoryError(first_line(exc)) from exc
                 if len(frame) == 0:
                     return
                 yield {c: frame[c].to_numpy() for c in frame.columns}

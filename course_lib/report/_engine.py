@@ -23,6 +23,7 @@ then live in pandas).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
@@ -49,6 +50,9 @@ __all__ = [
     "refuse",
     "check_chunk",
     "match_column",
+    "is_missing",
+    "segment_key",
+    "plain_segment",
 ]
 
 #: Default number of groups per chunk.
@@ -276,6 +280,28 @@ def plain_label(value: Any) -> Any:
     except (TypeError, ValueError):
         return str(value)
     return int(v) if v.is_integer() else v
+
+
+def is_missing(value: Any) -> bool:
+    """A missing segment (band, period) value: None or a float NaN."""
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def segment_key(value: Any) -> Any:
+    """A segment value as a key: a missing value (None, NaN) as ``("<missing>",)``."""
+    return ("<missing>",) if is_missing(value) else value
+
+
+def plain_segment(value: Any) -> Any:
+    """A segment value as the report shows it: None when missing, numpy scalars as
+    Python ones, text, numbers and bools as they are, anything else as text."""
+    if is_missing(value):
+        return None
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, (str, int, float, bool)):
+        return value
+    return str(value)
 
 
 def _column(data: pd.DataFrame, name: str, what: str) -> pd.Series:

@@ -41,6 +41,7 @@ __all__ = [
     "read_frame",
     "sql_string",
     "fresh_name",
+    "first_line",
     "PARQUET_SUFFIXES",
     "CSV_SUFFIXES",
     "DATABASE_SUFFIXES",
@@ -89,6 +90,13 @@ def fresh_name(prefix: str = "course_lib_src") -> str:
     True
     """
     return f"{prefix}_{uuid.uuid4().hex}"
+
+
+def first_line(exc: BaseException) -> str:
+    """The first line of an engine's error message (its type when it has none), for a
+    one-line error of the report."""
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def sql_string(text: str) -> str:
@@ -317,7 +325,7 @@ def read_frame(
                 con.execute(f"ATTACH {sql_string(source.path)} AS db_ (READ_ONLY)")
             except duckdb.Error as exc:
                 raise ValueError(f"cannot read the database {source.path!r}: "
-                                 f"{str(exc).splitlines()[0]}") from None
+                                 f"{first_line(exc)}") from None
         for shown, rel, file in parts:
             try:
                 types = dict(con.execute(
@@ -336,7 +344,7 @@ def read_frame(
                         raise refuse.not_finite(name, int(bad))
                 frame = con.execute(f"SELECT * FROM {rel}").df()
             except duckdb.Error as exc:
-                raise ValueError(f"cannot read {shown!r}: {str(exc).splitlines()[0]}") from None
+                raise ValueError(f"cannot read {shown!r}: {first_line(exc)}") from None
             frames.append(frame)
             inputs.append(InputFile(shown, sha256_of(file), len(frame)))
     finally:

@@ -27,6 +27,7 @@ from ._sources import (
     classify,
     csv_only,
     duckdb_reader,
+    first_line,
     frame_sha256,
     fresh_name,
     sha256_of,
@@ -88,10 +89,6 @@ class SparkEngine(SqlEngine):
         self._open(data, label=label, scores=scores, weight=weight, by=by,
                    pos_label=pos_label, bands=bands, period=period)
 
-    def _message(self, exc: Exception) -> str:
-        text = str(exc).strip()
-        return text.splitlines()[0] if text else type(exc).__name__
-
     def _read(self, data: Any) -> str:
         from pyspark.sql import DataFrame
 
@@ -118,7 +115,7 @@ class SparkEngine(SqlEngine):
                 frame = reader.parquet(*paths) if source.kind == "parquet" else reader.csv(
                     paths, **csv)
             except self._error as exc:
-                raise ValueError(f"cannot read the data: {self._message(exc)}") from None
+                raise ValueError(f"cannot read the data: {first_line(exc)}") from None
             if source.kind == "csv":
                 frame = _as_duckdb_reads(frame, source.paths, **self._csv)
         elif isinstance(source, DatabaseTable):
@@ -129,7 +126,7 @@ class SparkEngine(SqlEngine):
                 frame = self.session.sql(f"SELECT * FROM {table}")
                 rows = int(frame.count())
             except self._error as exc:
-                raise ValueError(f"cannot read the table {source!r}: {self._message(exc)}") from None
+                raise ValueError(f"cannot read the table {source!r}: {first_line(exc)}") from None
             self._inputs = [InputFile(source, None, rows)]
         else:
             raise ValueError(
@@ -141,11 +138,6 @@ class SparkEngine(SqlEngine):
             self._inputs = [InputFile(None, None, int(frame.count()))]
         return view
 
-    def inputs(self) -> list[dict[str, Any]]:
-        """What was read, one dict per input: ``{"path", "sha256", "rows"}`` (a Spark
-        table has its name as path and no SHA-256; a Spark DataFrame neither)."""
-        return [i.as_dict() for i in self._inputs]
-
     # ------------------------------------------------------------------- SqlEngine
 
     def _columns(self, view: str) -> list[tuple[str, str]]:
@@ -156,7 +148,7 @@ class SparkEngine(SqlEngine):
         try:
             return [tuple(r) for r in self.session.sql(sql).collect()]
         except self._error as exc:
-            raise ValueError(f"cannot read the data: {self._message(exc)}") from None
+            raise ValueError(f"cannot read the data: {first_line(exc)}") from None
 
     def _stream(self, sql: str, chunk: int) -> Iterator[dict[str, np.ndarray]]:
         frame = self.session.sql(sql)

@@ -24,7 +24,6 @@ rows (in the same order), with the same seed.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -32,7 +31,7 @@ import pandas as pd
 
 from .._checks import check_integer
 from ..inference import bootstrap_intervals
-from ._engine import CHUNK, Engine, Rows, Summary
+from ._engine import CHUNK, Engine, Rows, Summary, plain_segment, segment_key
 
 __all__ = ["WEIGHT_KINDS", "REPLICATES", "SEED", "check_bootstrap", "weight_kind_of",
            "Bootstrap", "FREQUENCY_NOTE", "weights_block", "apply_bootstrap"]
@@ -115,10 +114,6 @@ def _segment_keys(segment: np.ndarray) -> tuple[np.ndarray, list[Any]]:
     return codes, values
 
 
-def _missing(v: Any) -> bool:
-    return v is None or (isinstance(v, float) and math.isnan(v))
-
-
 class Bootstrap:
     """The bootstrap of one report: the rows read once (:meth:`Engine.rows`), the
     intervals of the whole table and, on demand, of each segment.
@@ -190,12 +185,9 @@ class Bootstrap:
 
 
 def _seg_key(v: Any) -> Any:
-    """A segment value as the segments table shows it (``_compute._plain_segment``)."""
-    if _missing(v):
-        return ("<missing>",)
-    if isinstance(v, np.generic):
-        v = v.item()
-    return v if isinstance(v, (str, int, float, bool)) else str(v)
+    """A segment value as the segments table shows it (:func:`._engine.plain_segment`),
+    a missing one as ``("<missing>",)``."""
+    return segment_key(plain_segment(v))
 
 
 def weights_block(column: Any, kind: str | None, stated: bool) -> dict[str, Any] | None:
