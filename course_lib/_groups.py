@@ -437,7 +437,8 @@ class group_chunks:  # noqa: N801 - used as the function it replaced
         y, s, w = self.y, self.s, self.w
         keyed = coded = None
         if _distinct_share(s) > (0.9 if w is not None else 0.25):
-            coded = None if w is None else _coded_keys(y, s, w, self.units)
+            if w is not None and s.size >= _HASH_MIN_SIZE:  # below, an argsort costs less
+                coded = _coded_keys(y, s, w, self.units)
             keyed = _labelled_keys(y, s) if coded is None else coded[0]
         if keyed is None:
             self.whole = score_groups(y, s, w)
@@ -540,7 +541,8 @@ def _sampled_values(s: np.ndarray) -> tuple[np.ndarray, int]:
 #: Fibonacci hashing: the odd multiplier nearest 2**64 / golden ratio.
 _FIBONACCI = np.uint64(0x9E3779B97F4A7C15)
 #: Below this many objects, or with more distinct scores in the sample than a quarter
-#: of it, :func:`_hashed_groups` leaves the work to the sorts.
+#: of it, :func:`_hashed_groups` leaves the work to the sorts; below it, weights
+#: follow an argsort of the keys (no :func:`_coded_keys`, whose fixed costs dominate).
 _HASH_MIN_SIZE = 2**16
 _HASH_SAMPLE = 2**16
 _NAN_BITS = np.uint64(0x7FF8000000000001)
