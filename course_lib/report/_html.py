@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import re
 import shlex
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from html import escape, unescape
 from importlib import resources
 from typing import Any
@@ -304,12 +304,7 @@ def _summary(report: Mapping[str, Any], book: _Book) -> str:
                       f"({how}), {_count(s.get('positive_rows'))} rows")
         rows.insert(0, ("Label", label))
     if options.get("weight"):
-        rows.append(
-            (
-                book.link("weights", "Weight column"),
-                f"<code>{escape(str(options['weight']))}</code>",
-            )
-        )
+        rows.append((book.link("weights", "Weight column"), f"<code>{escape(str(options['weight']))}</code>"))
     weights = report.get("weights") or {}
     if weights.get("text"):
         rows.append(("Weights are", escape(str(weights["text"]))))
@@ -324,31 +319,13 @@ def _summary(report: Mapping[str, Any], book: _Book) -> str:
         ))
     table = _table(["Data", ""], rows, cls="summary kv")
     scores = list((report.get("scores") or {}).keys())
-    per_score = []
     distinct, tied, probs = s.get("distinct") or {}, s.get("tied_rows") or {}, s.get("probabilities") or {}
     used = _value(s.get("used")) or _value(s.get("rows")) or 0
-    for name in scores:
-        t = _value(tied.get(name))
-        per_score.append(
-            (
-                f"<code>{escape(name)}</code>",
-                _count(distinct.get(name)),
-                _count(t),
-                _pct(t / used if t is not None and used else None),
-                "yes" if probs.get(name) else "no",
-            )
-        )
-    score_table = _table(
-        [
-            "Score",
-            "Distinct scores",
-            book.link("ties", "Tied rows"),
-            "Share tied",
-            "Scores in [0, 1]",
-        ],
-        per_score,
-        cls="scores",
-    )
+    per_score = [(f"<code>{escape(name)}</code>", _count(distinct.get(name)), _count(t),
+                  _pct(t / used if t is not None and used else None), "yes" if probs.get(name) else "no")
+                 for name in scores for t in [_value(tied.get(name))]]
+    score_table = _table(["Score", "Distinct scores", book.link("ties", "Tied rows"), "Share tied",
+                          "Scores in [0, 1]"], per_score, cls="scores")
     notes = []
     for name, t in tied.items():
         tv = _value(t)
@@ -904,26 +881,12 @@ def _stability(report: Mapping[str, Any], book: _Book) -> str:
         for i, b in enumerate(bins, start=1):
             expected = _value(b.get("baseline_share", b.get("expected")))
             actual = _value(b.get("data_share", b.get("actual")))
-            term = b.get("psi", _psi_term(actual, expected))
             low, high = b.get("low"), b.get("high")
-            body.append(
-                [
-                    str(b.get("bin", i)),
-                    _score_value(low) if low is not None else "−∞",
-                    _score_value(high) if high is not None else "+∞",
-                    _pct(expected, 2),
-                    _pct(actual, 2),
-                    _fmt(term),
-                ]
-            )
-        parts.append(
-            _table(
-                ["Bin", "Scores from", "below", "Baseline share", "Share", "PSI term"],
-                body,
-                cls="psi-bins",
-                caption=f"<code>{escape(str(s.get('score')))}</code>",
-            )
-        )
+            body.append([str(b.get("bin", i)), _score_value(low) if low is not None else "−∞",
+                         _score_value(high) if high is not None else "+∞", _pct(expected, 2),
+                         _pct(actual, 2), _fmt(b.get("psi", _psi_term(actual, expected)))])
+        parts.append(_table(["Bin", "Scores from", "below", "Baseline share", "Share", "PSI term"],
+                            body, cls="psi-bins", caption=f"<code>{escape(str(s.get('score')))}</code>"))
     return _section("stability", book.link("stability", "Stability"), (
         "<p>Population stability index between the baseline "
         "sample and this one, over ten bins cut at the baseline's tie-aware deciles of each score: "
@@ -1249,6 +1212,19 @@ def _header_meta(head: Mapping[str, Any], data_name: str) -> str:
         f"<div><dt>{k}</dt><dd>{v}</dd></div>" for k, v in items) + "</dl>"
 
 
+#: The page's sections in order: id, name in the navigation, and the function that
+#: writes it (an empty string when the report has nothing for it; the figures and the
+#: periods number their figures too).
+_SECTIONS: list[tuple[str, str, Callable[..., str]]] = [
+    ("summary", "Data", _summary), ("metrics", "Metrics", _metrics),
+    ("comparison", "Comparison", _comparison), ("figures", "Figures", _figures),
+    ("calibration", "Calibration by band", _calibration), ("gains", "Gains table", _gains),
+    ("operating-points", "Operating points", _operating_points),
+    ("segments", "Segments", _segments), ("stability", "Stability", _stability),
+    ("periods", "Over time", _periods),
+]
+
+
 def render(report: Mapping[str, Any], *, book_url: str = DEFAULT_BOOK_URL, title: str | None = None,
            paper: str = "a4") -> str:
     """The HTML page of a Report dict: one file, no script, no network.
@@ -1280,36 +1256,11 @@ def render(report: Mapping[str, Any], *, book_url: str = DEFAULT_BOOK_URL, title
     figs = _Figures()
     links = report.get("links")
     book = _Book(book_url, links if isinstance(links, Mapping) else None)
-    body = [
-        _summary(report, book),
-        _metrics(report, book),
-        _comparison(report, book),
-        _figures(report, book, figs),
-        _calibration(report, book),
-        _gains(report, book),
-        _operating_points(report, book),
-        _segments(report, book),
-        _stability(report, book),
-        _periods(report, book, figs),
-    ]
-    present = [
-        (ident, label)
-        for ident, label in (
-            ("summary", "Data"),
-            ("metrics", "Metrics"),
-            ("comparison", "Comparison"),
-            ("figures", "Figures"),
-            ("calibration", "Calibration by band"),
-            ("gains", "Gains table"),
-            ("operating-points", "Operating points"),
-            ("segments", "Segments"),
-            ("stability", "Stability"),
-            ("periods", "Over time"),
-            ("reproduce", "Reproduce"),
-        )
-        if ident == "reproduce" or any(f'id="{ident}"' in part for part in body)
-    ]
-    nav = "".join(f'<a href="#{ident}">{label}</a>' for ident, label in present)
+    body = [make(report, book, figs) if make in (_figures, _periods) else make(report, book)
+            for _, _, make in _SECTIONS]
+    nav = "".join(f'<a href="#{ident}">{label}</a>' for (ident, label, _), part
+                  in zip(_SECTIONS, body) if f'id="{ident}"' in part)
+    nav += '<a href="#reproduce">Reproduce</a>'
     subtitle = ", ".join(f"<code>{escape(n)}</code>" for n in names)
     data_part = f" on <code>{escape(data_name)}</code>" if data_name else ""
     return (

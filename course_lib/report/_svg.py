@@ -32,8 +32,7 @@ class Series:
 
     ``kind`` picks the CSS class: ``s1``..``s6`` a series colour by position (default),
     ``ref`` a grey reference line (the diagonal, a baseline), ``pos`` / ``neg`` the two
-    classes; ``dash`` draws it dashed, ``step`` draws a step function (post), ``fill``
-    shades the area below the line, ``marker`` draws points instead of a line.
+    classes; ``dash`` draws it dashed, ``marker`` draws points instead of a line.
     """
 
     name: str
@@ -41,8 +40,6 @@ class Series:
     y: Sequence[float]
     kind: str = ""
     dash: bool = False
-    step: bool = False
-    fill: bool = False
     marker: bool = False
     width: float = 2.0
 
@@ -135,17 +132,14 @@ def _num(v: float) -> str:
     return f"{v:.2f}".rstrip("0").rstrip(".") if v != int(v) else str(int(v))
 
 
-def _path(frame: _Frame, xs: Sequence[float], ys: Sequence[float], *, step: bool) -> str:
-    pts: list[tuple[float, float]] = []
-    prev_y: float | None = None
-    for x, y in zip(xs, ys):
-        if not (math.isfinite(x) and math.isfinite(y)):
-            prev_y = None
-            continue
-        if step and prev_y is not None:
-            pts.append((x, prev_y))
-        pts.append((x, y))
-        prev_y = y
+def _line(x1: float, x2: float, y1: float, y2: float, cls: str = "", more: str = "") -> str:
+    """An SVG ``<line>`` (``cls`` its CSS class, ``more`` its other attributes)."""
+    css = f' class="{cls}"' if cls else ""
+    return f'<line{css} x1="{_num(x1)}" x2="{_num(x2)}" y1="{_num(y1)}" y2="{_num(y2)}"{more}/>'
+
+
+def _path(frame: _Frame, xs: Sequence[float], ys: Sequence[float]) -> str:
+    pts = [(x, y) for x, y in zip(xs, ys) if math.isfinite(x) and math.isfinite(y)]
     if len(pts) > MAX_POINTS:  # never expected: the report thins its curves
         keep = max(1, len(pts) // MAX_POINTS)
         pts = pts[::keep] + [pts[-1]]
@@ -161,19 +155,12 @@ def _whiskers(frame: _Frame, w: Whiskers) -> tuple[str, str]:
     for x, lo, hi, label in zip(w.x, w.low, w.high, labels):
         if not (math.isfinite(x) and math.isfinite(lo) and math.isfinite(hi)):
             continue
-        px, y0, y1 = _num(frame.px(x)), frame.py(lo), frame.py(hi)
-        out.append(
-            f'<line class="line {w.kind}" x1="{px}" x2="{px}" y1="{_num(y0)}" y2="{_num(y1)}" '
-            'stroke-width="1.4"/>'
-        )
-        for y in (y0, y1):
-            out.append(
-                f'<line class="line {w.kind}" x1="{_num(frame.px(x) - 4)}" x2="{_num(frame.px(x) + 4)}" '
-                f'y1="{_num(y)}" y2="{_num(y)}" stroke-width="1.4"/>'
-            )
+        px, y0, y1 = frame.px(x), frame.py(lo), frame.py(hi)
+        out += [_line(a, b, c, d, f"line {w.kind}", ' stroke-width="1.4"')
+                for a, b, c, d in ((px, px, y0, y1), (px - 4, px + 4, y0, y0), (px - 4, px + 4, y1, y1))]
         if label:
             text.append(
-                f'<text class="count-label" x="{px}" y="{_num(max(y1 - 6, 10))}" '
+                f'<text class="count-label" x="{_num(px)}" y="{_num(max(y1 - 6, 10))}" '
                 f'text-anchor="middle">{escape(label)}</text>'
             )
     out.append("</g>")
@@ -201,11 +188,8 @@ def _legend(entries: list[tuple[str, str, bool]], frame: _Frame, corner: str) ->
     for i, (name, kind, dash) in enumerate(entries):
         y = y0 + pad / 2 + line_h * i + line_h / 2
         dashed = ' stroke-dasharray="5 4"' if dash else ""
-        out.append(
-            f'<line class="line {kind}" x1="{_num(x0 + 8)}" x2="{_num(x0 + 28)}" '
-            f'y1="{_num(y)}" y2="{_num(y)}"{dashed}/>'
-            f'<text x="{_num(x0 + 34)}" y="{_num(y + 4)}">{escape(name)}</text>'
-        )
+        out.append(_line(x0 + 8, x0 + 28, y, y, f"line {kind}", dashed)
+                   + f'<text x="{_num(x0 + 34)}" y="{_num(y + 4)}">{escape(name)}</text>')
     out.append("</g>")
     return "".join(out)
 
@@ -259,12 +243,8 @@ def line_chart(series: Sequence[Series], *, xlabel: str, ylabel: str,
     if xticks:
         xt = [float(v) for v, _ in xticks]
         xtext = {float(v): text for v, text in xticks}
-    out.append('<g class="grid">')
-    for t in xt:
-        out.append(f'<line x1="{_num(frame.px(t))}" x2="{_num(frame.px(t))}" y1="{top}" y2="{bottom}"/>')
-    for t in yt:
-        out.append(f'<line x1="{left}" x2="{right}" y1="{_num(frame.py(t))}" y2="{_num(frame.py(t))}"/>')
-    out.append("</g>")
+    out += ['<g class="grid">', *(_line(frame.px(t), frame.px(t), top, bottom) for t in xt),
+            *(_line(left, right, frame.py(t), frame.py(t)) for t in yt), "</g>"]
     # Clip the data to the plot area so a value past a fixed limit never crosses the axes.
     clip = f"clip-{ident}"
     out.append(
@@ -289,7 +269,7 @@ def line_chart(series: Sequence[Series], *, xlabel: str, ylabel: str,
         labels.append(text)
     for i, s in enumerate(series):
         kind = s.kind or f"s{i % 6 + 1}"
-        pts = _path(frame, s.x, s.y, step=s.step)
+        pts = _path(frame, s.x, s.y)
         if not pts:
             continue
         if s.marker:
@@ -298,18 +278,11 @@ def line_chart(series: Sequence[Series], *, xlabel: str, ylabel: str,
             )
             out.append(f'<g class="dots {kind}">{dots}</g>')
             continue
-        if s.fill:
-            first, last = pts.split(" ")[0].split(","), pts.split(" ")[-1].split(",")
-            base = _num(frame.py(max(ylim[0], 0.0)))
-            out.append(f'<polygon class="area {kind}" points="{first[0]},{base} {pts} {last[0]},{base}"/>')
         dashed = ' stroke-dasharray="5 4"' if s.dash else ""
         out.append(f'<polyline class="line {kind}" points="{pts}" stroke-width="{s.width}"{dashed}/>')
     for m in marks:
         x, y0, y1 = frame.px(m.x), frame.py(m.y0), frame.py(m.y1)
-        out.append(
-            f'<line class="line {m.kind}" x1="{_num(x)}" x2="{_num(x)}" y1="{_num(y0)}" '
-            f'y2="{_num(y1)}" stroke-width="2.5"/>'
-        )
+        out.append(_line(x, x, y0, y1, f"line {m.kind}", ' stroke-width="2.5"'))
         if m.label:
             anchor = "start" if x < (left + right) / 2 else "end"
             dx = 6 if anchor == "start" else -6
@@ -319,23 +292,15 @@ def line_chart(series: Sequence[Series], *, xlabel: str, ylabel: str,
             )
     out.append("</g>")
     out += labels
-    out.append(
-        f'<g class="axis"><line x1="{left}" x2="{right}" y1="{bottom}" y2="{bottom}"/>'
-        f'<line x1="{left}" x2="{left}" y1="{top}" y2="{bottom}"/>'
-    )
+    out.append(f'<g class="axis">{_line(left, right, bottom, bottom)}{_line(left, left, top, bottom)}')
     for t in xt:
-        tx = _num(frame.px(t))
-        out.append(
-            f'<line x1="{tx}" x2="{tx}" y1="{bottom}" y2="{bottom + 5}"/>'
-            f'<text x="{tx}" y="{bottom + 20}" text-anchor="middle">{escape(xtext[t])}</text>'
-        )
+        tx = frame.px(t)
+        out.append(_line(tx, tx, bottom, bottom + 5) + f'<text x="{_num(tx)}" y="{bottom + 20}" '
+                   f'text-anchor="middle">{escape(xtext[t])}</text>')
     for t in yt:
-        ty = _num(frame.py(t))
-        out.append(
-            f'<line x1="{left - 5}" x2="{left}" y1="{ty}" y2="{ty}"/>'
-            f'<text x="{left - 8}" y="{_num(frame.py(t) + 4)}" text-anchor="end">'
-            f"{_fmt_tick(t, yt)}</text>"
-        )
+        ty = frame.py(t)
+        out.append(_line(left - 5, left, ty, ty) + f'<text x="{left - 8}" y="{_num(ty + 4)}" '
+                   f'text-anchor="end">{_fmt_tick(t, yt)}</text>')
     out.append("</g>")
     out.append(
         f'<text class="axis-label" x="{_num((left + right) / 2)}" y="{frame.height - 10}" '
