@@ -228,10 +228,11 @@ def _coded_keys(
     values, and the class totals ``(m1, m0)``; None for other scores or weights.
 
     ``c`` is the score's order code (its bits, made order-preserving as in
-    :func:`_labelled_keys`, less the lowest score's) and ``j = 2**(bits - 1) y + a``,
-    ``a`` the weight's index among the distinct weights (those of a sample of about
-    ``_HASH_SAMPLE``, at most :data:`_WEIGHT_CODES`, checked on every weight): one
-    ``numpy.sort`` of the keys as float64 orders the objects as those of
+    :func:`_labelled_keys`, less the lowest score's; where the scores run from 0.0,
+    0.0 takes the code just below the smallest positive score's) and ``j = 2**(bits -
+    1) y + a``, ``a`` the weight's index among the distinct weights (those of a sample
+    of about ``_HASH_SAMPLE``, at most :data:`_WEIGHT_CODES`, checked on every
+    weight): one ``numpy.sort`` of the keys as float64 orders the objects as those of
     :func:`_labelled_keys` do, and each object's label and weight are read back from
     its key (the ``table`` of the result), as the class totals are from the count of
     each ``j``. With ``units`` (for results that are ratios of weights) the weights
@@ -248,6 +249,9 @@ def _coded_keys(
         return None
     bits = (values.size - 1).bit_length() + 1
     low, high = _ordered_to_float(np.array([s.min(), s.max()]) + 0.0).view(np.int64).tolist()
+    zero = low == 0 < high and (high + 1 << bits) - 1 > _FLOAT_TOP
+    if zero:  # 0.0 takes the code just below the smallest positive score's
+        low = int(np.min(s, where=s > 0.0, initial=np.inf).view(np.int64)) - 1
     if (high - low + 1 << bits) - 1 > _FLOAT_TOP:
         return None
     key = np.empty(s.size, dtype=np.int64)
@@ -267,6 +271,8 @@ def _coded_keys(
         np.add(s[i : i + _CHUNK], 0.0, out=part.view(np.float64))
         if low < 0:
             part[:] = _ordered_to_float(part).view(np.int64)
+        if zero:
+            np.maximum(part, low, out=part)
         part -= low
         part <<= bits
         np.subtract(_FLOAT_TOP, part, out=part)  # its low bits all ones: less j is xor j
@@ -285,7 +291,11 @@ def _coded_keys(
     m1, m0 = counts[1] * weight, (counts[0] - counts[1]) * weight
     totals = (int(m1.sum()), int(m0.sum())) if weight.dtype.kind == "i" else (
         math.fsum(m1.tolist()), math.fsum(m0.tolist()))
-    decode = lambda c: _ordered_to_float(_code_to_int(c, low))  # noqa: E731
+
+    def decode(c: np.ndarray) -> np.ndarray:
+        scores = _ordered_to_float(_code_to_int(c, low))
+        return np.where(c == 0, 0.0, scores) if zero else scores
+
     return _Sorted(key, decode, _FLOAT_TOP, bits, table), totals
 
 

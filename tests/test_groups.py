@@ -174,12 +174,11 @@ def test_scale_weights_multiplies_exactly_as_ldexp():
 @pytest.mark.parametrize("kind", ["distinct", "from 0.0", "signed", "tied"])
 def test_weighted_chunks_are_the_plain_sums(kind, weights, units):
     """Weights in the chunks, in every path of nearly distinct scores: coded into the
-    sort keys (a few distinct values; integer units or the weights themselves),
-    following an argsort of the keys (many values, a value the sample of 2**16 missed,
-    or codes that leave too few bits free: 0.0 to 1.0), or one chunk (signed scores:
-    no key; tied scores: the hash table). Each class's sum per score, chunk after
-    chunk, and the class totals are the plain ones: in integer units, the same up to
-    one common factor."""
+    sort keys (a few distinct values; integer units or the weights themselves; scores
+    from 0.0 or not), following an argsort of the keys (many values, a value the
+    sample of 2**16 missed), or one chunk (signed scores: no key; tied scores: the
+    hash table). Each class's sum per score, chunk after chunk, and the class totals
+    are the plain ones: in integer units, the same up to one common factor."""
     from course_lib._checks import class_totals
     from course_lib._groups import group_chunks
 
@@ -206,9 +205,8 @@ def test_weighted_chunks_are_the_plain_sums(kind, weights, units):
     m1, m0 = chunks.class_totals()
     parts = list(chunks)
     coded = chunks.sorted is not None and chunks.sorted.table is not None
-    few = weights not in ("many values", "a rare value")  # codes of 0 to 1 span 2**62:
-    one = weights == "one value" and kind == "from 0.0"  # room for the label only
-    assert coded == (few and kind == "distinct" or one)
+    few = weights not in ("many values", "a rare value")
+    assert coded == (few and kind in ("distinct", "from 0.0"))
     scores = np.concatenate([p.scores for p in parts])
     pos, neg = (np.concatenate([getattr(p, a) for p in parts]) for a in ("pos", "neg"))
     keys, bf_pos, bf_neg = brute_force(y, s.tolist(), w.tolist())
