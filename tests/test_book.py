@@ -129,58 +129,11 @@ def test_every_image_link_and_anchor_resolves(html_dir):
 
 
 @pytest.mark.browser
-def test_pages_typeset_offline_in_chromium(html_dir):
-    if CHROMIUM is None:
-        if IN_CI:
-            pytest.fail("CI=true but Chromium is not installed (.ci/run installs it)")
-        pytest.skip("Chromium is not installed (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    pages = [
-        p for p in _pages(html_dir)
-        if p.name not in ("genindex.html", "search.html")
-        and 'http-equiv="Refresh"' not in p.read_text(encoding="utf-8")  # index.html redirects
-    ]
-    problems = []
-    math_pages = 0
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(
-            executable_path=CHROMIUM,
-            args=[
-                "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--no-first-run",
-                "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost",
-            ],
-        )
-        try:
-            for path in pages:
-                page = browser.new_page()
-                requests: list[str] = []
-                page.on("request", lambda r, seen=requests: seen.append(r.url))
-                page.goto(path.as_uri(), wait_until="load")
-                if page.locator("script[src*='mathjax']").count():
-                    page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise")
-                    page.evaluate("MathJax.startup.promise")
-                name = str(path.relative_to(html_dir))
-                remote = [u for u in requests if not u.startswith(("file:", "data:", "blob:"))]
-                if remote:
-                    problems.append(f"{name}: requested {remote[:3]}")
-                has_math = page.locator(".math").count() > 0
-                if has_math:
-                    math_pages += 1
-                    if page.locator("mjx-container").count() == 0:
-                        problems.append(f"{name}: math present but not typeset")
-                if page.locator("mjx-merror").count():
-                    problems.append(f"{name}: MathJax error: {page.locator('mjx-merror').first.inner_text()}")
-                broken = page.evaluate(
-                    "Array.from(document.images).filter(i => !(i.complete && i.naturalWidth > 0))"
-                    ".map(i => i.getAttribute('src'))"
-                )
-                if broken:
-                    problems.append(f"{name}: images not shown: {broken}")
-                page.close()
-        finally:
-            browser.close()
+def test_pages_typeset_offline_in_chromium(layout):
+    """Every page but the search page, the index and the redirect, opened offline (outside
+    name lookups blocked): no request leaves the book, MathJax typesets the math without
+    an error, every image shows (the ``layout`` fixture's first pass)."""
+    problems, math_pages = layout["typeset_problems"], layout["math_pages"]
     assert not problems, "\n".join(problems)
     assert math_pages >= 2, "expected typeset math on the chapter and the notation page"
 
@@ -226,23 +179,56 @@ Array.from(document.querySelectorAll('.bd-article table')).map(t => {
 
 @pytest.fixture(scope="session")
 def layout(html_dir):
-    """Every page at 1280 px: code blocks wider than their box, figures without caption,
-    tables wider than their column; and at 390 px (a phone): tables that widen the page."""
+    """Every page in one headless Chromium, offline (``launch``: outside name lookups
+    blocked), in two passes over the pages (issue 29: one load of each page per width
+    instead of three in all).
+
+    At 1280 px, each page in a page of its own: first as the reader's browser typesets it
+    (the pages but the search page and the index): the requests that leave the book, math
+    not typeset or in error (MathJax waited for), images not shown; then, typeset, its
+    layout: code blocks wider than their box, figures without caption, tables wider than
+    their column. At 390 px (a phone): tables that widen the page."""
     _chromium_or_skip()
     from playwright.sync_api import sync_playwright
 
     wide_code, uncaptioned, figures = [], [], 0
     wide_tables: dict[int, list[str]] = {1280: [], 390: []}
     tables = 0
+    problems: list[str] = []
+    math_pages = 0
     with sync_playwright() as pw:
         browser = launch(pw)
         try:
             paths = [p for p in _pages(html_dir)
                      if 'http-equiv="Refresh"' not in p.read_text(encoding="utf-8")]
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
             for path in paths:
+                page = browser.new_page(viewport={"width": 1280, "height": 900})
+                requests: list[str] = []
+                page.on("request", lambda r, seen=requests: seen.append(r.url))
                 page.goto(path.as_uri(), wait_until="load")
                 name = str(path.relative_to(html_dir))
+                if path.name not in ("genindex.html", "search.html"):
+                    if page.locator("script[src*='mathjax']").count():
+                        page.wait_for_function(
+                            "window.MathJax && MathJax.startup && MathJax.startup.promise")
+                        page.evaluate("MathJax.startup.promise")
+                    remote = [u for u in requests
+                              if not u.startswith(("file:", "data:", "blob:"))]
+                    if remote:
+                        problems.append(f"{name}: requested {remote[:3]}")
+                    if page.locator(".math").count() > 0:
+                        math_pages += 1
+                        if page.locator("mjx-container").count() == 0:
+                            problems.append(f"{name}: math present but not typeset")
+                    if page.locator("mjx-merror").count():
+                        problems.append(f"{name}: MathJax error: "
+                                        f"{page.locator('mjx-merror').first.inner_text()}")
+                    broken = page.evaluate(
+                        "Array.from(document.images).filter(i => !(i.complete && i.naturalWidth > 0))"
+                        ".map(i => i.getAttribute('src'))"
+                    )
+                    if broken:
+                        problems.append(f"{name}: images not shown: {broken}")
                 for width in page.evaluate(
                     # source code (cells and prose); printed outputs scroll in their box
                     "Array.from(document.querySelectorAll('div.highlight pre'))"
@@ -273,7 +259,7 @@ def layout(html_dir):
                 )
                 if bare:
                     uncaptioned.append(f"{name}: {bare} plot(s) outside a captioned figure")
-            page.close()
+                page.close()
             phone = browser.new_page(viewport={"width": 390, "height": 844})
             for path in paths:
                 phone.goto(path.as_uri(), wait_until="load")
@@ -290,7 +276,8 @@ def layout(html_dir):
         finally:
             browser.close()
     return {"wide_code": wide_code, "uncaptioned": uncaptioned, "figures": figures,
-            "wide_tables": wide_tables, "tables": tables}
+            "wide_tables": wide_tables, "tables": tables,
+            "typeset_problems": problems, "math_pages": math_pages}
 
 
 @pytest.mark.browser
