@@ -107,6 +107,9 @@ test: $(STAMP) $(WAREHOUSE_STAMP) $(TEST_STAMP)
 # here (it did for 18 cells before the chapters rounded what they glue).
 OTHER_CPU := OPENBLAS_CORETYPE=Prescott NPY_DISABLE_CPU_FEATURES=X86_V3
 
+# Chapter 14's Spark with tests/conftest.py's Java flags (first compiler tier, serial
+# collector: a third less CPU for short Spark runs); this run reads no conftest.
+test-other-cpu: export PYSPARK_SUBMIT_ARGS ?= --driver-java-options "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC" pyspark-shell
 test-other-cpu: $(STAMP)
 	$(OTHER_CPU) $(BIN)/python -m pytest $(PARALLEL) -p no:cacheprovider $(NOTEBOOKS) $(BOOK_NOTEBOOKS) \
 	  --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg

@@ -23,6 +23,16 @@ settings.register_profile(
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
+# Spark's Java runtime, wherever the tests start one (the session below, chapter 14 under
+# nbval: its kernel inherits the variable): the first compiler tier only and the serial
+# garbage collector. The tests run many small jobs once each, for which the optimizing
+# compiler's work (on its own threads) never pays back: the Spark tests took about a
+# third less CPU (148 -> 101 s, issue 29), with the same results. The Makefile sets the
+# same for make test-other-cpu, which reads no conftest; a variable set by the user wins.
+SPARK_SUBMIT_ARGS = ('--driver-java-options "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC" '
+                     "pyspark-shell")
+os.environ.setdefault("PYSPARK_SUBMIT_ARGS", SPARK_SUBMIT_ARGS)
+
 
 @pytest.fixture
 def table1():
