@@ -120,8 +120,9 @@ _FLOAT_TOP = 0x7FEFFFFFFFFFFFFF
 
 class _Sorted(NamedTuple):
     """Keys ``top - (2**bits c + j)``, ``c`` a score's order code, the map from codes
-    ``c`` back to scores, and the weight each ``j`` stands for in each class (rows:
-    positives, negatives); ``table`` None: ``bits`` is 1 and ``j`` the label (counts).
+    ``c`` back to scores, and the weight a key's low ``bits`` bits stand for in each
+    class (rows: positives, negatives; ``top``'s low bits are all ones, so they are
+    ``2**bits - 1 - j``); ``table`` None: ``bits`` is 1 and ``j`` the label (counts).
     See :func:`_labelled_keys` and :func:`_coded_keys`."""
 
     key: np.ndarray
@@ -287,7 +288,8 @@ def _coded_keys(
     half = 2 ** (bits - 1)
     table = np.zeros((2, 2**bits), dtype=weight.dtype)
     table[0, half : half + weight.size] = weight
-    table[1, : weight.size] = weight
+    table[1, : weight.size] = weight  # by j; by the key's low bits, 2**bits - 1 - j:
+    table = table[:, ::-1].copy()
     m1, m0 = counts[1] * weight, (counts[0] - counts[1]) * weight
     totals = (int(m1.sum()), int(m0.sum())) if weight.dtype.kind == "i" else (
         math.fsum(m1.tolist()), math.fsum(m0.tolist()))
@@ -344,7 +346,8 @@ def _groups_of_sorted(
         positive = j >> (bits - 1) == 1
         pos, neg = np.where(positive, sizes, 0), np.where(positive, 0, sizes)
     else:
-        pos, neg = sizes * table[0][j], sizes * table[1][j]
+        low = key[starts] & 2**bits - 1
+        pos, neg = sizes * table[0][low], sizes * table[1][low]
     codes = rel >> bits  # c, decreasing
     new = np.empty(codes.size, dtype=bool)  # a score's first run
     new[0] = True
@@ -512,9 +515,8 @@ def _chunk_groups(
         gap = int(np.subtract(k[1:], k[:-1]).min())
     if gap >= 2**bits or (gap and bool((top - k[1:] >> bits != top - k[:-1] >> bits).all())):
         if table is not None:
-            j = np.subtract(top, k)
-            j &= 2**bits - 1
-            pos, neg = table[0].take(j), table[1].take(j)
+            low = k & 2**bits - 1
+            pos, neg = table[0].take(low), table[1].take(low)
         else:
             low = k & 1  # the label, or (top odd) its complement
             flip = 1 - low
