@@ -31,7 +31,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from ._checks import class_totals
+from ._checks import class_totals, scale_weights
 
 __all__ = [
     "ScoreGroups",
@@ -239,7 +239,8 @@ def _coded_keys(
     each ``j``. With ``units`` (for results that are ratios of weights) the weights
     are the int64 multiples of their largest common power of two where the totals
     stay small enough for int64 sums of products (as counts: exact, and integer
-    running sums are several times faster than float ones); else the weights.
+    running sums are several times faster than float ones), else they are scaled
+    (:func:`course_lib._checks.scale_weights`); without, the weights.
     None also when the codes span too much to leave ``bits`` bits free. Chunk by
     chunk, in cache.
     """
@@ -283,8 +284,8 @@ def _coded_keys(
         ratios = [v.as_integer_ratio() for v in values.tolist()]
         unit = max(q for _, q in ratios)
         ints = [p * (unit // q) for p, q in ratios]
-        if 2 * sum(n * m for n, m in zip(counts[0].tolist(), ints)) ** 2 < 2**62:
-            weight = np.array(ints, dtype=np.int64)
+        small = 2 * sum(n * m for n, m in zip(counts[0].tolist(), ints)) ** 2 < 2**62
+        weight = np.array(ints, dtype=np.int64) if small else scale_weights(values)
     half = 2 ** (bits - 1)
     table = np.zeros((2, 2**bits), dtype=weight.dtype)
     table[0, half : half + weight.size] = weight
@@ -417,7 +418,9 @@ class group_chunks:  # noqa: N801 - used as the function it replaced
     coded into the keys (see ``_coded_keys``; ``units=True``, for results that are
     ratios of weights, takes them as integer multiples of a common unit where it can:
     then :meth:`class_totals` are ints), else with the weights in the order of an
-    ``argsort`` of the keys. Other inputs give :func:`score_groups` as one chunk.
+    ``argsort`` of the keys. With ``units``, weights of any scale may come: they are
+    scaled where they are not integer units. Other inputs give :func:`score_groups` as
+    one chunk.
     ``scores=False`` is for the numbers that never read the scores (the AUC): a chunk
     of distinct scores then leaves them undecoded (NaN).
 
@@ -453,6 +456,8 @@ class group_chunks:  # noqa: N801 - used as the function it replaced
             if w is not None and s.size >= _HASH_MIN_SIZE:  # below, an argsort costs less
                 coded = _coded_keys(y, s, w, self.units)
             keyed = _labelled_keys(y, s) if coded is None else coded[0]
+        if w is not None and self.units and coded is None:  # ratios: weights of any scale
+            self.w = w = scale_weights(w)
         if keyed is None:
             self.whole = score_groups(y, s, w)
             if w is not None:
@@ -472,7 +477,8 @@ class group_chunks:  # noqa: N801 - used as the function it replaced
         from the grouping (done first): the sums of the groups, or the count of each
         weight coded into the keys times the weight, no pass over the weights (the
         same up to rounding); ints for counts, and for the weights' integer ``units``
-        (see :func:`_coded_keys`), in which the groups then come."""
+        (see :func:`_coded_keys`), in which the groups then come (with ``units``, else
+        in the scaled weights)."""
         if self.w is not None and self.sorted is None and self.whole is None:
             self._group()
         return self.totals or class_totals(self.y, self.w)

@@ -212,12 +212,11 @@ def test_weighted_chunks_are_the_plain_sums(kind, weights, units):
     keys, bf_pos, bf_neg = brute_force(y, s.tolist(), w.tolist())
     assert scores.tolist() == keys
     t1, t0 = class_totals(y, w)
-    unit = 1.0
-    if isinstance(m1, int):  # integer units (a power of two apart from the weights)
+    unit = 2.0 ** round(np.log2((t1 + t0) / (m1 + m0)))  # units: ints, or the weights
+    assert units or unit == 1.0  # scaled by a power of two
+    if isinstance(m1, int):
         assert units and weights in ("four values", "one value", "a rare value")
         assert pos.dtype.kind == "i" and neg.dtype.kind == "i"
-        unit = (t1 + t0) / (m1 + m0)
-        assert unit == 2.0 ** round(np.log2(unit))
     np.testing.assert_allclose(pos * unit, bf_pos, rtol=1e-13, atol=0)
     np.testing.assert_allclose(neg * unit, bf_neg, rtol=1e-13, atol=0)
     np.testing.assert_allclose([m1 * unit, m0 * unit], [t1, t0], rtol=1e-13)
