@@ -686,14 +686,17 @@ def check_binary_exact(
     exact: Any,
     *,
     int_weights: bool = False,
+    scale: bool = True,
 ) -> tuple[bool, np.ndarray, np.ndarray, np.ndarray | None]:
     """The opening of every function with an ``exact`` option: ``(exact, y, s, w)``.
 
     ``exact`` must be a bool (:func:`check_flag`); the data are checked by
     :func:`check_binary`, the weights rescaled only for a float result (an exact one
-    counts them as they are), and for ``exact=True`` they must be integers
-    (:func:`integer_weights`). ``w`` is returned as :func:`check_binary` gives it, or
-    as int64 with ``int_weights=True`` and ``exact=True``.
+    counts them as they are) and with ``scale`` (``False``: the caller scales them
+    itself, as :func:`course_lib.roc_auc`'s grouping does), and for ``exact=True``
+    they must be integers (:func:`integer_weights`). ``w`` is returned as
+    :func:`check_binary` gives it, or as int64 with ``int_weights=True`` and
+    ``exact=True``.
 
     >>> exact, y, s, w = check_binary_exact([0, 1], [0.2, 0.9], [1.0, 3.0], True)
     >>> exact, w.tolist()
@@ -704,7 +707,7 @@ def check_binary_exact(
     ValueError: exact=True needs integer sample weights; found 0.5
     """
     exact = check_flag(exact, "exact")
-    y, s, w = check_binary(y_true, y_score, sample_weight, scale=not exact)
+    y, s, w = check_binary(y_true, y_score, sample_weight, scale=scale and not exact)
     if exact:
         iw = integer_weights(w)  # raises on fractional weights or too large a total
         if int_weights:

@@ -29,13 +29,12 @@ import numpy as np
 from ._checks import (
     at_or_above,
     check_binary,
-    check_flag,
+    check_binary_exact,
     check_scores,
     check_seed,
     check_threshold,
     class_totals,
     has_both_classes,
-    integer_weights,
     need_classes,
 )
 from ._curves import CurveView
@@ -337,11 +336,8 @@ def roc_auc(
     >>> round(roc_auc(y, b), 4)
     0.7917
     """
-    exact = check_flag(exact, "exact")  # check_binary_exact, but the weights unscaled:
-    y, s, w = check_binary(y_true, y_score, sample_weight, scale=False)
-    if exact:
-        integer_weights(w)
     # only ratios of weights: the grouping scales them, or takes their integer units
+    exact, y, s, w = check_binary_exact(y_true, y_score, sample_weight, exact, scale=False)
     chunks = group_chunks(y, s, w, scores=False, units=not exact)
     m1, m0 = chunks.class_totals()  # ints for counts and integer units of the weights
     totals = Totals.of(m1, m0, exact or isinstance(m1, int))
