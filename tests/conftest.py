@@ -33,6 +33,16 @@ SPARK_SUBMIT_ARGS = ('--driver-java-options "-XX:TieredStopAtLevel=1 -XX:+UseSer
                      "pyspark-shell")
 os.environ.setdefault("PYSPARK_SUBMIT_ARGS", SPARK_SUBMIT_ARGS)
 
+# One BLAS thread in each test process (numpy's OpenBLAS and scipy's, loaded here), not in
+# the kernels, graders or builds they start: the pytest-xdist workers already use every
+# core, and OpenBLAS's second thread, woken for tiny vectors (scipy's L-BFGS-B in
+# test_calibration's Platt tests), spins beside them: those two tests took 17.3 CPU-s
+# with two threads, 8.6 with one (issue 29).
+import scipy.linalg  # noqa: E402, F401  (scipy's OpenBLAS, for threadpool_limits)
+from threadpoolctl import threadpool_limits  # noqa: E402
+
+threadpool_limits(limits=1, user_api="blas")
+
 
 @pytest.fixture
 def table1():
