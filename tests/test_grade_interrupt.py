@@ -48,6 +48,12 @@ async def _reply(kc, msg_id: str, seconds: float) -> dict | None:
     return None
 
 
+def _execute(kc, code: str) -> str:
+    """Send a cell as the grader's nbclient does (errors allowed: an interrupted cell does
+    not make ipykernel abort the cells queued after it)."""
+    return kc.execute(code, stop_on_error=False)
+
+
 async def _interrupt(km) -> None:
     await km.interrupt_kernel()
 
@@ -68,15 +74,15 @@ def test_an_interrupt_that_arrives_after_the_cells_code_loses_nothing():
     async def scenario(km, kc) -> dict:
         # ipykernel's own step after each cell's code made to take a second: the
         # interrupt lands there, as it does when a cell ends just at its time limit
-        setup = kc.execute("import time\nk = get_ipython().kernel\nfinish = k.finish_metadata\n"
+        setup = _execute(kc, "import time\nk = get_ipython().kernel\nfinish = k.finish_metadata\n"
                            "def slow(*args):\n    time.sleep(1.0)\n    return finish(*args)\n"
                            "k.finish_metadata = slow")
         assert (await _reply(kc, setup, 30))["status"] == "ok"
-        late = kc.execute("answer = 42")
+        late = _execute(kc, "answer = 42")
         await asyncio.sleep(0.5)
         await _interrupt(km)
         first = await _reply(kc, late, 10)
-        after = kc.execute("answer")
+        after = _execute(kc, "answer")
         return {"first": first, "after": await _reply(kc, after, 10)}
 
     got = _run(scenario)
@@ -87,13 +93,13 @@ def test_an_interrupt_that_arrives_after_the_cells_code_loses_nothing():
 
 def test_an_interrupt_still_stops_a_running_cell():
     async def scenario(km, kc) -> dict:
-        slow = kc.execute("import time\ntime.sleep(60)")
+        slow = _execute(kc, "import time\ntime.sleep(60)")
         await asyncio.sleep(1.0)
         await _interrupt(km)
         start = time.monotonic()
         reply = await _reply(kc, slow, 10)
         return {"reply": reply, "seconds": time.monotonic() - start,
-                "next": await _reply(kc, kc.execute("1 + 1"), 10)}
+                "next": await _reply(kc, _execute(kc, "1 + 1"), 10)}
 
     got = _run(scenario)
     assert got["reply"] is not None and got["reply"]["ename"] == "KeyboardInterrupt"
@@ -105,7 +111,7 @@ def test_a_cell_catching_the_interrupt_in_a_loop_is_not_helped():
     # The guard must not make the kernel easier to stall: a cell that swallows the
     # interrupt keeps running (the grader then stops the kernel, as before).
     async def scenario(km, kc) -> dict:
-        stubborn = kc.execute("import time\nwhile True:\n    try:\n        time.sleep(5)\n"
+        stubborn = _execute(kc, "import time\nwhile True:\n    try:\n        time.sleep(5)\n"
                               "    except KeyboardInterrupt:\n        pass")
         await asyncio.sleep(1.0)
         await _interrupt(km)
