@@ -54,10 +54,6 @@ def _execute(kc, code: str) -> str:
     return kc.execute(code, stop_on_error=False)
 
 
-async def _interrupt(km) -> None:
-    await km.interrupt_kernel()
-
-
 def _run(scenario) -> dict:
     async def main() -> dict:
         km, kc = await _kernel()
@@ -80,7 +76,7 @@ def test_an_interrupt_that_arrives_after_the_cells_code_loses_nothing():
         assert (await _reply(kc, setup, 30))["status"] == "ok"
         late = _execute(kc, "answer = 42")
         await asyncio.sleep(0.5)
-        await _interrupt(km)
+        await km.interrupt_kernel()
         first = await _reply(kc, late, 10)
         after = _execute(kc, "answer")
         return {"first": first, "after": await _reply(kc, after, 10)}
@@ -95,7 +91,7 @@ def test_an_interrupt_still_stops_a_running_cell():
     async def scenario(km, kc) -> dict:
         slow = _execute(kc, "import time\ntime.sleep(60)")
         await asyncio.sleep(1.0)
-        await _interrupt(km)
+        await km.interrupt_kernel()
         start = time.monotonic()
         reply = await _reply(kc, slow, 10)
         return {"reply": reply, "seconds": time.monotonic() - start,
@@ -114,7 +110,7 @@ def test_a_cell_catching_the_interrupt_in_a_loop_is_not_helped():
         stubborn = _execute(kc, "import time\nwhile True:\n    try:\n        time.sleep(5)\n"
                               "    except KeyboardInterrupt:\n        pass")
         await asyncio.sleep(1.0)
-        await _interrupt(km)
+        await km.interrupt_kernel()
         return {"reply": await _reply(kc, stubborn, 3)}
 
     assert _run(scenario)["reply"] is None
