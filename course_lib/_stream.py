@@ -73,6 +73,7 @@ __all__ = [
     "Totals",
     "Step",
     "Cumulator",
+    "stream_rows",
     "AucAcc",
     "KsAcc",
     "ApAcc",
@@ -450,6 +451,58 @@ def _counts(values: Any, name: str) -> np.ndarray:
 # ------------------------------------------------------------------------------ AUC
 
 
+def _auc_terms(pos: np.ndarray, neg: np.ndarray, tp0: np.ndarray) -> np.ndarray:
+    """Each group's share of twice the AUC's numerator: its negatives times the
+    positives above it, ties counted half (``neg (2 tp0 + pos)``)."""
+    return neg * (2 * tp0 + pos)
+
+
+def _ks_gaps(tp1: Any, fp1: Any, m1: Any, m0: Any) -> Any:
+    """``TPR - FPR`` at each group boundary times ``m1 m0`` (exact for counts)."""
+    return tp1 * m0 - fp1 * m1
+
+
+def _exact_floats(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """``float(Fraction(num, den))`` of int64 arrays, row by row (``nan`` where ``den``
+    is 0): one float division where both fit in 53 bits (then it is the same
+    correctly rounded float), Python fractions otherwise."""
+    out = np.full(num.shape, np.nan)
+    ok = den != 0
+    if np.all(np.abs(num[ok]) < 2**53) and np.all(den[ok] < 2**53):
+        out[ok] = num[ok] / den[ok]
+    else:
+        out[ok] = [float(Fraction(a, b)) for a, b in zip(num[ok].tolist(), den[ok].tolist())]
+    return out
+
+
+def stream_rows(
+    pos: np.ndarray, neg: np.ndarray, *, ks: bool = True
+) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
+    """The AUC, KS and two-sided KS of many streams of counts at once, each the float
+    of the exact fraction :class:`AucAcc`, :class:`KsAcc` and :meth:`KsAcc.two_sided`
+    give for it: row ``r`` of the (B, G) integer arrays ``pos`` and ``neg`` is one
+    stream's score groups in one chunk, highest score first (the bootstrap's
+    resamples). A row without both classes gives ``nan``; ``ks=False`` skips the KS
+    (None). Rows of at most ``2**31`` objects (int64 products).
+
+    >>> pos = np.array([[1, 1, 0], [0, 2, 0]]); neg = np.array([[0, 1, 1], [1, 0, 0]])
+    >>> stream_rows(pos, neg)
+    (array([0.875, 0.   ]), array([0.5, 0. ]), array([0.5, 1. ]))
+    """
+    pos, neg = pos.astype(np.int64, copy=False), neg.astype(np.int64, copy=False)
+    m1, m0 = pos.sum(axis=1), neg.sum(axis=1)
+    if pos.size and int((m1 + m0).max()) > 2**31:
+        raise ValueError("stream_rows counts at most 2**31 objects per row")
+    tp1 = np.cumsum(pos, axis=1)
+    auc = _exact_floats(_auc_terms(pos, neg, tp1 - pos).sum(axis=1), 2 * m1 * m0)
+    if not ks:
+        return auc, None, None
+    gaps = _ks_gaps(tp1, np.cumsum(neg, axis=1), m1[:, None], m0[:, None])
+    best, low = gaps.max(axis=1, initial=0), gaps.min(axis=1, initial=0)
+    return (auc, _exact_floats(best, m1 * m0),
+            _exact_floats(np.maximum(best, -low), m1 * m0))
+
+
 class AucAcc:
     """Exact AUC: ``sum_g neg_g (2 tp_before_g + pos_g) / (2 m1 m0)``.
 
@@ -471,7 +524,7 @@ class AucAcc:
             carry = int(st.tp0[0])
             self.num += 2 * (int(st.tp1.sum()) - k * carry - k * (k + 1) // 2)
             return
-        self.num = seqsum(st.neg * (2 * st.tp0 + st.pos), self.num)
+        self.num = seqsum(_auc_terms(st.pos, st.neg, st.tp0), self.num)
 
     def result(self) -> Fraction | float:
         """The AUC (a Fraction for counts)."""
@@ -510,7 +563,7 @@ class KsAcc:
         if st.score.size == 0:
             return
         t = self.totals
-        gap = st.tp1 * t.m0 - st.fp1 * t.m1
+        gap = _ks_gaps(st.tp1, st.fp1, t.m1, t.m0)
         k = int(np.argmax(gap))
         if gap[k] > self.best:
             self.best = gap[k]

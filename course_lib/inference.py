@@ -57,6 +57,7 @@ from ._stream import (
     in_memory,
     paired_delong,
     run,
+    stream_rows,
     unpaired_delong,
 )
 
@@ -278,12 +279,13 @@ def _replicate_stats(
 
     A row drawn ``k`` times weighs ``k * w``. With the rows in increasing score order,
     one ``add.reduceat`` per class gives each resample's weight ``P_r``, ``N_r`` of
-    each group of equal scores (sequential, no random access); then
-    and each resample's groups, in decreasing score order, go through the one engine
-    (:class:`~course_lib._stream.AucAcc` and :class:`~course_lib._stream.KsAcc`, as
-    :func:`course_lib.roc_auc`, :func:`course_lib.ks_statistic` and
-    :func:`course_lib.ks_two_sided` compute them). Counts (``w`` None) are exact
-    integers; weights come scaled by :func:`~course_lib._checks.scale_weights`, so no
+    each group of equal scores (sequential, no random access); then each resample's
+    groups, in decreasing score order, go through the one engine: counts (``w`` None,
+    exact integers) all resamples at once (:func:`~course_lib._stream.stream_rows`),
+    weights one resample at a time (:class:`~course_lib._stream.AucAcc` and
+    :class:`~course_lib._stream.KsAcc`), as :func:`course_lib.roc_auc`,
+    :func:`course_lib.ks_statistic` and :func:`course_lib.ks_two_sided` compute them.
+    Weights come scaled by :func:`~course_lib._checks.scale_weights`, so no
     product overflows or underflows. A resample that drew no row of positive weight of
     a class (rows counted, whatever the weights' scale) gives ``nan``; ``ks=False``
     skips the two KS (None).
@@ -304,6 +306,8 @@ def _replicate_stats(
     integral = ranked.w is None
     if integral:  # the draws' counts: exact integers
         pos, neg = pos.astype(np.int64), neg.astype(np.int64)
+    if integral and ranked.y.size <= 2**31:  # exact counts: every resample at once
+        return stream_rows(pos, neg, ks=ks)
     rank = np.arange(pos.shape[1] - 1, -1, -1, dtype=np.float64)  # stands for the score
     auc, one, two = (np.full(pos.shape[0], np.nan) for _ in range(3))
     for r in np.flatnonzero(~undefined).tolist():

@@ -72,15 +72,18 @@ def oracle(y: np.ndarray, scores: dict[str, np.ndarray], w: np.ndarray, n_boot: 
     return out
 
 
-@pytest.mark.parametrize("block", range(4))
-def test_bootstrap_against_a_loop_with_scikit_learn(block: int) -> None:
-    """200 random tables (ties, fractional weights, two scores), 12 replicates each."""
+@pytest.mark.parametrize(("block", "weighted"),
+                         [(b, True) for b in range(4)] + [(b, False) for b in range(2)])
+def test_bootstrap_against_a_loop_with_scikit_learn(block: int, weighted: bool) -> None:
+    """200 random tables (ties, fractional weights, two scores), 12 replicates each;
+    100 of them without weights (the draws counted in integers, all replicates at once)."""
     for seed in range(50 * block, 50 * block + 50):
         df = table(seed)
         y = df["y"].to_numpy() == 1
         scores = {"a": df["a"].to_numpy(), "b": df["b"].to_numpy()}
-        w = df["w"].to_numpy()
-        got = bootstrap_intervals(y, scores, sample_weight=w, n_boot=12, seed=seed)
+        w = df["w"].to_numpy() if weighted else np.ones(y.size)
+        got = bootstrap_intervals(y, scores, sample_weight=w if weighted else None,
+                                  n_boot=12, seed=seed)
         want = oracle(y, scores, w, 12, seed)
         for name in scores:
             g = got["scores"][name]
