@@ -616,6 +616,42 @@ def test_a_grader_killed_mid_batch_keeps_what_it_graded_and_resumes(tmp_path):
     assert sorted(p.stem for p in paths["feedback"].glob("*.html")) == names
 
 
+#: A stand-in for bwrap while it sets a sandbox up: its second process is not yet bound
+#: to its parent's death (it writes its pid, then sleeps whatever happens to the first).
+_HALF_STARTED = ("import os, sys, time\n"
+                 "if os.fork() == 0:\n"
+                 "    open(sys.argv[1] + '.tmp', 'w').write(str(os.getpid()))\n"
+                 "    os.replace(sys.argv[1] + '.tmp', sys.argv[1])\n"
+                 "time.sleep(300)\n")
+
+
+@pytest.mark.parametrize("session", [True, False], ids=["kernel", "probe"])
+def test_a_sandbox_half_started_goes_with_a_killed_grader(tmp_path, session):
+    """The guard that starts bwrap (``_sandbox._GUARD``) kills its whole process group
+    when the grader dies, so a sandbox cut off while it starts leaves nothing behind.
+    The grader here is a stand-in that starts the guard as the kernel manager does (a
+    new session) or as a probe does (the grader's own group), and is killed once the
+    half-started sandbox runs. (bwrap's ``--die-with-parent`` alone missed this: a
+    grader killed mid-batch under load left a bwrap sleeping.)"""
+    pidfile = tmp_path / "pid"
+    fake = [sys.executable, "-c", _HALF_STARTED, str(pidfile)]
+    grader = ("import os, subprocess, sys, time\n"
+              f"guard = [sys.executable, '-I', '-S', '-c', {_sandbox._GUARD!r}, str(os.getpid())]\n"
+              f"subprocess.Popen(guard + {fake!r}, start_new_session={session})\n"
+              "time.sleep(300)\n")
+    proc = subprocess.Popen([sys.executable, "-c", grader])
+    try:
+        deadline = time.monotonic() + 60
+        while not pidfile.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert pidfile.exists(), "the stand-in sandbox did not start"
+        orphan = psutil.Process(int(pidfile.read_text()))
+    finally:
+        proc.kill()
+        proc.wait()
+    assert _running([orphan], wait=10) == []
+
+
 def test_resume_refuses_a_file_that_is_not_a_gradebook(tmp_path):
     subs = tmp_path / "subs"
     subs.mkdir()

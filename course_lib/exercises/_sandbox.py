@@ -86,14 +86,28 @@ TMP_MB = 16
 #: below 2**31.
 UID_BASE = 2_000_000_000
 UID_SPAN = 100_000_000
-#: Run before bwrap (``python -I -S -c _GUARD GRADER_PID bwrap ...``): the sandbox dies
-#: with the grader even when the grader dies while bwrap starts, before bwrap's own
-#: ``--die-with-parent`` is set (seen: a grader killed at that moment left a kernel).
-_GUARD = ("import ctypes, os, sys\n"
-          "ctypes.CDLL(None).prctl(1, 9, 0, 0, 0)\n"  # PR_SET_PDEATHSIG, SIGKILL
+#: The sandbox's parent (``python -I -S -c _GUARD GRADER_PID bwrap ...``): it starts bwrap
+#: in its own process group and waits for it; when the grader dies (``PR_SET_PDEATHSIG``,
+#: checked against a grader that died before it was set) it kills the whole group.
+#: bwrap's ``--die-with-parent`` alone leaves a window: a grader killed while bwrap sets
+#: the sandbox up left bwrap's second process, not yet bound to its parent, waiting
+#: forever (seen under load, as root). Every process of the group goes with the guard,
+#: set up or not; the kernel inside has its own session, and dies with bwrap's init.
+_GUARD = ("import ctypes, os, signal, sys\n"
+          "if os.getpgid(0) != os.getpid():\n"
+          "    os.setpgid(0, 0)\n"  # a group of its own (the kernel manager made a session)
+          "signal.signal(signal.SIGTERM, lambda *_: os.killpg(0, signal.SIGKILL))\n"
+          "ctypes.CDLL(None).prctl(1, signal.SIGTERM, 0, 0, 0)\n"  # PR_SET_PDEATHSIG
           "if os.getppid() != int(sys.argv[1]):\n"
           "    os._exit(1)\n"
-          "os.execv(sys.argv[2], sys.argv[2:])\n")
+          "pid = os.fork()\n"
+          "if pid == 0:\n"
+          "    os.execv(sys.argv[2], sys.argv[2:])\n"
+          "code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])\n"
+          "if code < 0:\n"  # bwrap killed by a signal: so is its guard, as the grader sees
+          "    signal.signal(-code, signal.SIG_DFL)\n"
+          "    os.kill(os.getpid(), -code)\n"
+          "os._exit(code & 255)\n")
 #: Size of the empty tmpfs that covers a protected folder inside a bound one.
 _MASK_BYTES = 4096
 
