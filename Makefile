@@ -80,13 +80,17 @@ $(TEST_STAMP): $(STAMP) requirements-test.txt
 test-warehouse: $(WAREHOUSE_STAMP)
 	$(BIN)/python -m pytest -p no:cacheprovider tests/test_sql.py -m spark
 
-# pytest-xdist, one worker per core (at most 4: each worker may run a kernel, a browser
-# or Spark, and memory runs out before cores do); --dist loadfile keeps the tests of a
-# file in one worker, so the cells of a notebook run in order in one kernel.
+# pytest-xdist, one worker per core and one more (at most 4: each worker may run a
+# kernel, a browser or Spark, and memory runs out before cores do): the tests often wait
+# for a kernel, a browser or a grader's time limit, and the extra worker fills those
+# waits (on 2 cores: 841 s with 2 workers, 767 s with 3, the cores then busy 99 % of the
+# time); --dist loadfile keeps the tests of a file in one worker, so the cells of a
+# notebook run in order in one kernel.
 # tests/conftest.py adapts it (pytest_xdist_make_scheduler): every Spark test in one
 # worker (one Spark session), the book's tests and the PDF's in one (one book build,
 # tests/book_build.py), the two sandbox-attack batches in two, the longest units first.
-PARALLEL := -n auto --maxprocesses 4 --dist loadfile
+CORES := $(shell nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
+PARALLEL := -n $(shell echo $$(( $(CORES) + 1 < 4 ? $(CORES) + 1 : 4 ))) --dist loadfile
 
 # make check's two steps, mypy beside the tests: it type-checks on one core for about 20 s
 # on a fresh clone while pytest's workers start; either failing fails make test (its
@@ -107,9 +111,10 @@ test: $(STAMP) $(WAREHOUSE_STAMP) $(TEST_STAMP)
 # here (it did for 18 cells before the chapters rounded what they glue).
 OTHER_CPU := OPENBLAS_CORETYPE=Prescott NPY_DISABLE_CPU_FEATURES=X86_V3
 
-# Chapter 14's Spark with tests/conftest.py's Java flags (first compiler tier, serial
-# collector: a third less CPU for short Spark runs); this run reads no conftest.
-test-other-cpu: export PYSPARK_SUBMIT_ARGS ?= --driver-java-options "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC" pyspark-shell
+# Chapter 14's Spark with tests/conftest.py's flags (first compiler tier, serial
+# collector, no adaptive re-planning: less CPU for short Spark runs); this run reads no
+# conftest.
+test-other-cpu: export PYSPARK_SUBMIT_ARGS ?= --driver-java-options "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC" --conf spark.sql.adaptive.enabled=false pyspark-shell
 test-other-cpu: $(STAMP)
 	$(OTHER_CPU) $(BIN)/python -m pytest $(PARALLEL) -p no:cacheprovider $(NOTEBOOKS) $(BOOK_NOTEBOOKS) \
 	  --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg

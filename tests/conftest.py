@@ -27,10 +27,13 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 # nbval: its kernel inherits the variable): the first compiler tier only and the serial
 # garbage collector. The tests run many small jobs once each, for which the optimizing
 # compiler's work (on its own threads) never pays back: the Spark tests took about a
-# third less CPU (148 -> 101 s, issue 29), with the same results. The Makefile sets the
-# same for make test-other-cpu, which reads no conftest; a variable set by the user wins.
+# third less CPU (148 -> 101 s, issue 29), with the same results. Adaptive query
+# execution is off: it re-plans every query after each stage, for tables of a few
+# hundred rows, where it changes no result (test_sql's Spark tests: 100 -> 80 CPU-s).
+# The Makefile sets the same for make test-other-cpu, which reads no conftest; a
+# variable set by the user wins.
 SPARK_SUBMIT_ARGS = ('--driver-java-options "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC" '
-                     "pyspark-shell")
+                     "--conf spark.sql.adaptive.enabled=false pyspark-shell")
 os.environ.setdefault("PYSPARK_SUBMIT_ARGS", SPARK_SUBMIT_ARGS)
 
 # One BLAS thread in each test process (numpy's OpenBLAS and scipy's, loaded here), not in
@@ -88,7 +91,7 @@ def spark_session():
 
 # ------------------------------------------------ how pytest-xdist shares out the tests
 #
-# `make test` runs `pytest -n auto --dist loadfile`: a work unit is a file (the cells of a
+# `make test` runs `pytest -n N --dist loadfile` (N: cores + 1): a work unit is a file (the cells of a
 # notebook run in order in one kernel, a module's fixtures are made once). The scheduler
 # below (pytest_xdist_make_scheduler) keeps that, with three exceptions, and hands out the
 # longest units first, so that no worker is left alone at the end with a long one:
