@@ -79,8 +79,8 @@ def built(builder: str) -> Path:
             proc = subprocess.run(
                 [str(JUPYTER_BOOK), "build", str(ROOT), "--builder", builder,
                  "--path-output", str(OUT), *FLAGS],
-                capture_output=True, text=True, timeout=TIMEOUT,
-            )
+                capture_output=True, text=True, timeout=TIMEOUT, cwd=ROOT,
+            )  # (the configuration names files relative to the repository)
             (OUT / f"{builder}.log").write_text(proc.stdout + proc.stderr)
             assert proc.returncode == 0, (
                 f"{builder} build failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}")
