@@ -5,7 +5,7 @@
 #   make test               install, lint (ruff) and type-check (mypy), run every test:
 #                           library, facts, notebooks (nbval), book, browser, SQL on
 #                           DuckDB and on Spark (pyspark installed, needs Java); one
-#                           pytest worker per core
+#                           pytest worker per core and one more (at most 4)
 #   make check              ruff and mypy only (the fast inner loop is
 #                           .venv/bin/python -m pytest tests course_lib -m "not slow")
 #   make test-warehouse     only the SQL tests on Apache Spark (for the warehouse chapter's authors)
