@@ -16,7 +16,9 @@ and in containers) as well as when it runs as a normal user:
 * **processes**: a new PID namespace. The kernel and anything it starts (a detached
   ``sleep``, a double fork with ``setsid``) live in it; when the grader stops the
   kernel, bwrap's init dies and takes every process of the namespace with it.
-  ``--die-with-parent`` does the same if the grader itself dies. ``RLIMIT_NPROC`` caps
+  If the grader itself dies, the guard that started bwrap (:data:`_GUARD`) kills
+  bwrap's whole process group, a sandbox still being set up included, and bwrap's
+  ``--die-with-parent`` takes the namespace with it. ``RLIMIT_NPROC`` caps
   the notebook's processes and threads together (exactly, as root: the uid is the
   notebook's own; as a normal user, above what the account already runs).
 * **memory and disk**: ``RLIMIT_AS`` caps each process (at the limit plus
