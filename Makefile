@@ -83,8 +83,8 @@ test-warehouse: $(WAREHOUSE_STAMP)
 # pytest-xdist, one worker per core and one more (at most 4: each worker may run a
 # kernel, a browser or Spark, and memory runs out before cores do): the tests often wait
 # for a kernel, a browser or a grader's time limit, and the extra worker fills those
-# waits (on 2 cores: 841 s with 2 workers, 767 s with 3, the cores then busy 99 % of the
-# time); --dist loadfile keeps the tests of a file in one worker, so the cells of a
+# waits (whole runs on 2 cores: the cores busy 93.6 % of the time with 2 workers, 98.5 %
+# with 3); --dist loadfile keeps the tests of a file in one worker, so the cells of a
 # notebook run in order in one kernel.
 # tests/conftest.py adapts it (pytest_xdist_make_scheduler): every Spark test in one
 # worker (one Spark session), the book's tests and the PDF's in one (one book build,
