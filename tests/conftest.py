@@ -118,7 +118,6 @@ ATTACKS_FILE = "tests/test_sandbox_attacks.py"
 #: pytest-xdist's order for --dist loadfile (most tests first).
 LONGEST = {
     "book": 900,
-    "tests/test_lab_live.py": 600,
     "spark": 400,
     "tests/test_student_install.py": 400,
     "tests/test_grade.py": 250,
@@ -143,6 +142,16 @@ def work_unit(nodeid: str) -> str:
     if path == ATTACKS_FILE and name.endswith("]"):
         return f"{path}[{name[name.rindex('[') + 1:-1]}]"
     return path
+
+
+def pytest_configure(config):
+    """nbval's kernels in the lab environment (tests/lab_environment.py): registered as a
+    plugin, not written here, because a conftest's hooks see only the items of its own
+    folder and the chapters are in notebooks/ and book/."""
+    import lab_environment
+
+    if not config.pluginmanager.is_registered(lab_environment):
+        config.pluginmanager.register(lab_environment, "lab_environment")
 
 
 def pytest_collection_modifyitems(config, items):

@@ -3,20 +3,25 @@
 ``make lab`` serves lab copies of the chapters (``book/_ext/labcopy.py``) from the
 virtualenv of ``make install``: ``requirements.txt``, ``course_lib`` and the answer key,
 but not ``requirements-warehouse.txt`` (pyspark), which only ``make test`` and
-``make test-warehouse`` install. nbval compares the chapters' stored outputs in the test
-environment, which has pyspark; here each lab copy is run cell by cell, as an instructor
-who runs all cells in class would, in a kernel that cannot import the packages the lab
-environment lacks (:data:`NOT_IN_LAB`), in the copies' own folder beside their ``data/``.
+``make test-warehouse`` install. A lab copy has its chapter's code cells unchanged (checked
+here), so a chapter whose code names no warehouse package is run in the lab environment
+by nbval itself (tests/lab_environment.py refuses those packages in nbval's kernel),
+once, with its stored outputs compared. A notebook that names one (chapter 14) has its
+lab copy run here, cell by cell, as an instructor who runs all cells in class would, in
+a kernel that cannot import the packages the lab environment lacks
+(:data:`lab_environment.NOT_IN_LAB`), in the copies' own folder beside their ``data/``.
 No cell may raise; chapter 14 says that Spark is missing and shows its DuckDB
 reproduction of Spark's numbers.
 """
 
 from __future__ import annotations
 
-import re
+import os
+import subprocess
 import sys
 from pathlib import Path
 
+import lab_environment
 import nbformat
 import notebook_tools
 import pytest
@@ -30,20 +35,9 @@ CHAPTERS = sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted(
 CELL_TIMEOUT = 300
 
 
-def _requirement_names(path: Path) -> set[str]:
-    names = set()
-    for line in path.read_text(encoding="utf-8").splitlines():
-        line = line.split("#")[0].strip()
-        if line and not line.startswith("-"):
-            names.add(re.split(r"[<>=!~\[; ]", line)[0].lower().replace("_", "-"))
-    return names
-
-
-#: What the test environment has and ``make lab``'s does not: the warehouse file's
-#: packages, minus those requirements.txt installs anyway.
-NOT_IN_LAB = tuple(sorted(
-    _requirement_names(ROOT / "requirements-warehouse.txt")
-    - _requirement_names(ROOT / "requirements.txt")))
+NOT_IN_LAB = lab_environment.NOT_IN_LAB
+#: The notebooks nbval runs with every package of the test environment.
+WAREHOUSE = [p.name for p in CHAPTERS if lab_environment.uses_warehouse(p)]
 
 BOOT = '''\
 import runpy
@@ -76,8 +70,70 @@ def lab(tmp_path_factory):
     return {"copies": copies, "boot": boot}
 
 
+def _code(nb) -> list[str]:
+    return ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=[p.name for p in CHAPTERS])
+def test_a_lab_copy_has_its_chapters_code_beside_the_data(lab, path):
+    copy = lab["copies"][path.name]
+    assert _code(notebook_tools.load(copy)) == _code(notebook_tools.load(path))
+    assert (copy.parent.parent / "data").is_dir()
+    assert copy.parent.name == path.parent.name
+
+
+def test_only_the_warehouse_chapter_needs_the_warehouse_packages():
+    """The other notebooks run in the lab environment under nbval; a new notebook that
+    names pyspark joins the lab run below (and this list)."""
+    assert WAREHOUSE == ["14_warehouse.ipynb"]
+
+
+#: Printed in a kernel under nbval: whether pyspark imports (its name is not spelled out,
+#: so that a notebook of this cell alone names no warehouse package), whether the plugin's
+#: finder is installed, whether the plugin left names in the notebook's namespace.
+NBVAL_PROBE = """\
+import importlib, sys
+try:
+    importlib.import_module("py" + "spark")
+    print("imported")
+except ModuleNotFoundError:
+    print("refused")
+print(any(getattr(f, "__name__", "") == "NotInstalled" for f in sys.meta_path),
+      {"NotInstalled", "NOT_INSTALLED"} & set(globals()))
+"""
+
+
+def test_nbval_runs_the_other_notebooks_in_the_lab_environment(tmp_path):
+    """The plugin in a run of nbval of its own: in a notebook that names no warehouse
+    package pyspark cannot be imported, and the plugin leaves no name in the notebook's
+    namespace; a notebook that names pyspark (in a comment here) runs with the test
+    environment's packages."""
+    import importlib.util
+
+    installed = importlib.util.find_spec("pyspark") is not None
+    for name, source, printed in (
+            ("plain", NBVAL_PROBE, "refused\nTrue set()\n"),
+            ("warehouse", "# pyspark\n" + NBVAL_PROBE,
+             f"{'imported' if installed else 'refused'}\nFalse set()\n")):
+        cell = nbformat.v4.new_code_cell(source, execution_count=1)
+        cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=printed)]
+        nbformat.write(nbformat.v4.new_notebook(cells=[cell], metadata={"kernelspec": {
+            "name": "python3", "display_name": "Python 3", "language": "python"}}),
+            tmp_path / f"{name}.ipynb")
+    assert not lab_environment.uses_warehouse(tmp_path / "plain.ipynb")
+    assert lab_environment.uses_warehouse(tmp_path / "warehouse.ipynb")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(ROOT / "tests"), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "lab_environment", "-p", "no:cacheprovider",
+         "-p", "no:xdist", "--nbval", "-q", "plain.ipynb", "warehouse.ipynb"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert "2 passed" in proc.stdout, proc.stdout[-3000:]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("name", [p.name for p in CHAPTERS])
+@pytest.mark.parametrize("name", WAREHOUSE)
 def test_every_cell_of_a_lab_copy_runs_in_the_lab_environment(lab, name):
     path = lab["copies"][name]
     nb = nbformat.read(path, as_version=4)
