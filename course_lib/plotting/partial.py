@@ -14,7 +14,6 @@ from typing import Any
 
 import matplotlib.pyplot as plt  # noqa: F401 (the doctests close their figures)
 import numpy as np
-from scipy import stats
 
 from .._curves import read_line
 from ._style import COLORS, _axes, _legend_below
@@ -22,6 +21,15 @@ from ._style import COLORS, _axes, _legend_below
 __all__ = ["plot_partial_area", "plot_cost_weights", "plot_min_loss"]
 
 _SERIES = (COLORS["curve"], COLORS["tie"], COLORS["alt"], COLORS["point"])
+
+
+def _beta_pdf(alpha: float, beta: float, c: np.ndarray) -> np.ndarray:
+    """The Beta(alpha, beta) density at ``c``; scipy.stats is imported here, not with the
+    module: it takes about 0.3 s, which every kernel that imports ``course_lib.plotting``
+    would pay."""
+    from scipy import stats
+
+    return stats.beta(alpha, beta).pdf(c)
 
 
 def _check_pair(lo: float, hi: float) -> tuple[float, float]:
@@ -125,7 +133,7 @@ def plot_cost_weights(weights: Mapping[str, Any], *, alpha: float = 2.0, beta: f
         mass, _ = np.histogram(np.asarray(cw.cost), bins=edges, weights=np.asarray(cw.weight))
         ax.stairs(mass * bins, edges, color=color, lw=2, label=name)
     c = np.linspace(0, 1, 401)
-    ax.plot(c, stats.beta(alpha, beta).pdf(c), ls="--", lw=1.5, color=COLORS["grid"],
+    ax.plot(c, _beta_pdf(alpha, beta, c), ls="--", lw=1.5, color=COLORS["grid"],
             label=f"Beta({alpha:g}, {beta:g})")
     return _cost_axes(ax, "density")
 
@@ -162,7 +170,7 @@ def plot_min_loss(cost: Any, losses: Mapping[str, Any], *, alpha: float = 2.0,
     c = np.asarray(cost, dtype=float)
     ax = _axes(ax, size=4.6)
     twin = ax.twinx()
-    twin.fill_between(c, 0, stats.beta(alpha, beta).pdf(c), color=COLORS["grid"], alpha=0.25,
+    twin.fill_between(c, 0, _beta_pdf(alpha, beta, c), color=COLORS["grid"], alpha=0.25,
                       lw=0)
     twin.set_ylim(bottom=0)
     twin.set_ylabel(f"Beta({alpha:g}, {beta:g}) density (shaded)")
