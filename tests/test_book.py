@@ -177,17 +177,22 @@ Array.from(document.querySelectorAll('.bd-article table')).map(t => {
 })"""
 
 
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
 @pytest.fixture(scope="session")
 def layout(html_dir):
     """Every page in one headless Chromium, offline (``launch``: outside name lookups
-    blocked), in two passes over the pages (issue 29: one load of each page per width
-    instead of three in all).
+    blocked), each page loaded and typeset once (issue 29: three loads in all, then two,
+    each typesetting every formula again).
 
     At 1280 px, each page loaded in turn in one tab: first as the reader's browser typesets it
     (the pages but the search page and the index): the requests that leave the book, math
     not typeset or in error (MathJax waited for), images not shown; then, typeset, its
     layout: code blocks wider than their box, figures without caption, tables wider than
-    their column. At 390 px (a phone): tables that widen the page."""
+    their column. Then the same tab narrowed to 390 px (a phone): tables that widen the
+    page."""
     _chromium_or_skip()
     from playwright.sync_api import sync_playwright
 
@@ -203,7 +208,7 @@ def layout(html_dir):
                      if 'http-equiv="Refresh"' not in p.read_text(encoding="utf-8")]
             # one tab for every page, as for the phone below (a fresh tab per page cost
             # twice the CPU: 64 against 32 s for the loads)
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page = browser.new_page(viewport=DESKTOP)
             requests: list[str] = []
             page.on("request", lambda r: requests.append(r.url))
             for path in paths:
@@ -262,20 +267,21 @@ def layout(html_dir):
                 )
                 if bare:
                     uncaptioned.append(f"{name}: {bare} plot(s) outside a captioned figure")
-            page.close()
-            phone = browser.new_page(viewport={"width": 390, "height": 844})
-            for path in paths:
-                phone.goto(path.as_uri(), wait_until="load")
-                name = str(path.relative_to(html_dir))
-                for t in phone.evaluate(TABLE_WIDTHS_JS):
+                # The same page, typeset, in a phone's width: the tab is narrowed as a
+                # phone turned upright would be, not loaded and typeset again (issue 29).
+                page.set_viewport_size(PHONE)
+                for t in page.evaluate(TABLE_WIDTHS_JS):
                     if t["width"] > t["parent"] + 1 and not (t["scrolls"] and t["box"] <= t["column"] + 1):
                         wide_tables[390].append(
                             f"{name}: {t['width']:.0f} > {t['parent']} px and not in a scroll box "
                             f"within the column: {t['head']!r}")
-                sideways = phone.evaluate("[document.scrollingElement.scrollWidth, window.innerWidth]")
+                sideways = page.evaluate(
+                    "[document.scrollingElement.scrollWidth, window.innerWidth]")
+                assert sideways[1] == PHONE["width"], sideways
                 if sideways[0] > sideways[1]:
                     wide_tables[390].append(f"{name}: the page is {sideways[0]} px wide in {sideways[1]}")
-            phone.close()
+                page.set_viewport_size(DESKTOP)
+            page.close()
         finally:
             browser.close()
     return {"wide_code": wide_code, "uncaptioned": uncaptioned, "figures": figures,
