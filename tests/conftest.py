@@ -59,7 +59,7 @@ def table1():
 
 
 @pytest.fixture(scope="session")
-def spark_session():
+def spark_session(tmp_path_factory):
     """One local[2] Spark session (one Java process) for every Spark test of the run:
     the tests that use it are one pytest-xdist group, run by one worker (see
     ``pytest_collection_modifyitems``). Skipped without Java or pyspark, except in CI,
@@ -84,7 +84,11 @@ def spark_session():
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        run = SparkRunner.start("local[2]", quiet=True)
+        # its catalog's folder (made when a test lists the session's tables) in the
+        # run's temporary folder, not ./spark-warehouse in the clone
+        warehouse = tmp_path_factory.mktemp("spark-warehouse")
+        run = SparkRunner.start("local[2]", quiet=True,
+                                config={"spark.sql.warehouse.dir": str(warehouse)})
     yield run.session
     run.stop()
 
