@@ -178,6 +178,7 @@ Array.from(document.querySelectorAll('.bd-article table')).map(t => {
 
 
 DESKTOP = {"width": 1280, "height": 900}
+LAPTOP = {"width": 1024, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
 
@@ -192,12 +193,16 @@ def layout(html_dir):
     not typeset or in error (MathJax waited for), images not shown; then, typeset, its
     layout: code blocks wider than their box, figures without caption, tables wider than
     their column. Then the same tab narrowed to 390 px (a phone): tables that widen the
-    page."""
+    page. On a page with threshold explorers, their charts' sizes at 1280, 1024 (the tab
+    narrowed) and 390 px. (Narrowed or loaded at that width, the 29 pages gave the same
+    page and table widths at 390 px, and the 5 explorer pages the same chart sizes at
+    1024 and 390 px.)"""
     _chromium_or_skip()
     from playwright.sync_api import sync_playwright
 
     wide_code, uncaptioned, figures = [], [], 0
     wide_tables: dict[int, list[str]] = {1280: [], 390: []}
+    explorers: dict[int, dict[str, list]] = {1280: {}, 1024: {}, 390: {}}
     tables = 0
     problems: list[str] = []
     math_pages = 0
@@ -267,9 +272,16 @@ def layout(html_dir):
                 )
                 if bare:
                     uncaptioned.append(f"{name}: {bare} plot(s) outside a captioned figure")
+                has_explorer = 'class="threshold-explorer"' in path.read_text(encoding="utf-8")
+                if has_explorer:
+                    explorers[1280][name] = page.evaluate(EXPLORER_CHARTS_JS)
+                    page.set_viewport_size(LAPTOP)
+                    explorers[1024][name] = page.evaluate(EXPLORER_CHARTS_JS)
                 # The same page, typeset, in a phone's width: the tab is narrowed as a
                 # phone turned upright would be, not loaded and typeset again (issue 29).
                 page.set_viewport_size(PHONE)
+                if has_explorer:
+                    explorers[390][name] = page.evaluate(EXPLORER_CHARTS_JS)
                 for t in page.evaluate(TABLE_WIDTHS_JS):
                     if t["width"] > t["parent"] + 1 and not (t["scrolls"] and t["box"] <= t["column"] + 1):
                         wide_tables[390].append(
@@ -285,7 +297,7 @@ def layout(html_dir):
         finally:
             browser.close()
     return {"wide_code": wide_code, "uncaptioned": uncaptioned, "figures": figures,
-            "wide_tables": wide_tables, "tables": tables,
+            "wide_tables": wide_tables, "tables": tables, "explorers": explorers,
             "typeset_problems": problems, "math_pages": math_pages}
 
 
@@ -410,43 +422,32 @@ Array.from(document.querySelectorAll('.threshold-explorer[data-mounted]')).map(e
 
 @pytest.mark.browser
 @pytest.mark.parametrize("width", [1280, 1024, 390])
-def test_threshold_explorer_charts_are_readable_on_a_desktop_and_fit_a_phone(html_dir, width):
+def test_threshold_explorer_charts_are_readable_on_a_desktop_and_fit_a_phone(
+        html_dir, layout, width):
     """On a desktop page (1280 and 1024 px) every ROC and PR chart of every threshold
     explorer is at least 240 px wide, its plotting square too (they were 146 and 115 px
     at 1280 px: four thumbnails in a row); on a phone (390 px) no chart is wider than its
-    explorer, no explorer wider than its column, and no page scrolls sideways."""
-    _chromium_or_skip()
-    from playwright.sync_api import sync_playwright
-
+    explorer, no explorer wider than its column (and no page scrolls sideways: the
+    layout pass checks every page at 390 px). Measured in the layout pass."""
     pages = [p for p in html_dir.rglob("*.html")
              if "_static" not in p.parts and 'class="threshold-explorer"' in p.read_text(encoding="utf-8")]
     assert any(p.name == "explorer.html" for p in pages)
+    found = layout["explorers"][width]
+    assert sorted(found) == sorted(str(p.relative_to(html_dir)) for p in pages)
     small, wide, measured = [], [], 0
-    with sync_playwright() as pw:
-        browser = launch(pw)
-        try:
-            page = browser.new_page(viewport={"width": width, "height": 900 if width > 500 else 844})
-            for path in pages:
-                page.goto(path.as_uri(), wait_until="load")
-                name = str(path.relative_to(html_dir))
-                explorers = page.evaluate(EXPLORER_CHARTS_JS)
-                assert explorers, f"{name}: no mounted explorer"
-                for k, ex in enumerate(explorers):
-                    if ex["width"] > ex["column"] + 1:
-                        wide.append(f"{name} #{k}: explorer {ex['width']:.0f} > column {ex['column']:.0f} px")
-                    for c in ex["charts"]:
-                        if c["right"] > 1:
-                            wide.append(f"{name} #{k}: {c['name']} sticks out by {c['right']:.0f} px")
-                        if width >= 1024 and c["name"] in ("roc", "pr"):
-                            measured += 1
-                            if min(c["svg"], c["frame"]) < 240:
-                                small.append(f"{name} #{k}: {c['name']} {c['svg']:.0f} px, "
-                                             f"its square {c['frame']:.0f} px")
-                sideways = page.evaluate("[document.scrollingElement.scrollWidth, window.innerWidth]")
-                if sideways[0] > sideways[1]:
-                    wide.append(f"{name}: the page is {sideways[0]} px wide in {sideways[1]}")
-        finally:
-            browser.close()
+    for name, explorers in found.items():
+        assert explorers, f"{name}: no mounted explorer"
+        for k, ex in enumerate(explorers):
+            if ex["width"] > ex["column"] + 1:
+                wide.append(f"{name} #{k}: explorer {ex['width']:.0f} > column {ex['column']:.0f} px")
+            for c in ex["charts"]:
+                if c["right"] > 1:
+                    wide.append(f"{name} #{k}: {c['name']} sticks out by {c['right']:.0f} px")
+                if width >= 1024 and c["name"] in ("roc", "pr"):
+                    measured += 1
+                    if min(c["svg"], c["frame"]) < 240:
+                        small.append(f"{name} #{k}: {c['name']} {c['svg']:.0f} px, "
+                                     f"its square {c['frame']:.0f} px")
     assert not small, "\n".join(small)
     assert not wide, "\n".join(wide)
     if width >= 1024:
