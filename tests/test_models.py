@@ -288,3 +288,28 @@ def test_user_symbol_named_theta_does_not_clash():
 def test_bad_input_raises(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_polynomials_are_integrated_to_sympys_exact_numbers():
+    """The term-by-term integral of a polynomial density (course_lib.models.core._definite)
+    against sympy.integrate, the oracle: the same exact number, of the same sympy type;
+    anything else (another symbol, an infinite limit, float coefficients) goes to
+    sympy.integrate itself."""
+    import random
+
+    from course_lib.models.core import THETA, _definite
+
+    rng = random.Random(29)
+    for _ in range(60):
+        expr = sum(sympy.Rational(rng.randint(-20, 20), rng.randint(1, 9)) * THETA**i
+                   for i in range(rng.randint(0, 4)))
+        lo = sympy.Rational(rng.randint(-5, 5), rng.randint(1, 5))
+        hi = lo + sympy.Rational(rng.randint(1, 9), rng.randint(1, 4))
+        ours, oracle = _definite(sympy.sympify(expr), THETA, lo, hi), sympy.integrate(
+            expr, (THETA, lo, hi))
+        assert sympy.srepr(ours) == sympy.srepr(oracle), (expr, lo, hi)
+    pi = sympy.Symbol("pi_", positive=True)
+    for expr, lo, hi in ((pi * THETA, 0, 1), (THETA, 0, sympy.oo),
+                         (sympy.Float(0.5) * THETA, 0, 1), (sympy.exp(-THETA), 0, 1)):
+        lo, hi = sympy.sympify(lo), sympy.sympify(hi)
+        assert _definite(expr, THETA, lo, hi) == sympy.integrate(expr, (THETA, lo, hi))
