@@ -202,7 +202,7 @@ def layout(html_dir):
 
     wide_code, uncaptioned, figures = [], [], 0
     wide_tables: dict[int, list[str]] = {1280: [], 390: []}
-    explorers: dict[int, dict[str, list]] = {1280: {}, 1024: {}, 390: {}}
+    explorers: dict[int, dict[str, dict]] = {1280: {}, 1024: {}, 390: {}}
     tables = 0
     problems: list[str] = []
     math_pages = 0
@@ -274,14 +274,14 @@ def layout(html_dir):
                     uncaptioned.append(f"{name}: {bare} plot(s) outside a captioned figure")
                 has_explorer = 'class="threshold-explorer"' in path.read_text(encoding="utf-8")
                 if has_explorer:
-                    explorers[1280][name] = page.evaluate(EXPLORER_CHARTS_JS)
+                    explorers[1280][name] = page.evaluate(EXPLORER_JS)
                     page.set_viewport_size(LAPTOP)
-                    explorers[1024][name] = page.evaluate(EXPLORER_CHARTS_JS)
+                    explorers[1024][name] = page.evaluate(EXPLORER_JS)
                 # The same page, typeset, in a phone's width: the tab is narrowed as a
                 # phone turned upright would be, not loaded and typeset again (issue 29).
                 page.set_viewport_size(PHONE)
                 if has_explorer:
-                    explorers[390][name] = page.evaluate(EXPLORER_CHARTS_JS)
+                    explorers[390][name] = page.evaluate(EXPLORER_JS)
                 for t in page.evaluate(TABLE_WIDTHS_JS):
                     if t["width"] > t["parent"] + 1 and not (t["scrolls"] and t["box"] <= t["column"] + 1):
                         wide_tables[390].append(
@@ -418,6 +418,9 @@ Array.from(document.querySelectorAll('.threshold-explorer[data-mounted]')).map(e
     svg: f.querySelector('svg').getBoundingClientRect().width,
     frame: f.querySelector('rect.te-frame').getBoundingClientRect().width,
     right: f.getBoundingClientRect().right - ex.getBoundingClientRect().right}))}))"""
+#: The explorers' charts and whether the page scrolls sideways.
+EXPLORER_JS = f"""({{explorers: {EXPLORER_CHARTS_JS.strip()},
+  sideways: [document.scrollingElement.scrollWidth, window.innerWidth]}})"""
 
 
 @pytest.mark.browser
@@ -427,15 +430,19 @@ def test_threshold_explorer_charts_are_readable_on_a_desktop_and_fit_a_phone(
     """On a desktop page (1280 and 1024 px) every ROC and PR chart of every threshold
     explorer is at least 240 px wide, its plotting square too (they were 146 and 115 px
     at 1280 px: four thumbnails in a row); on a phone (390 px) no chart is wider than its
-    explorer, no explorer wider than its column (and no page scrolls sideways: the
-    layout pass checks every page at 390 px). Measured in the layout pass."""
+    explorer, no explorer wider than its column, and no page scrolls sideways. Measured
+    in the layout pass."""
     pages = [p for p in html_dir.rglob("*.html")
              if "_static" not in p.parts and 'class="threshold-explorer"' in p.read_text(encoding="utf-8")]
     assert any(p.name == "explorer.html" for p in pages)
     found = layout["explorers"][width]
     assert sorted(found) == sorted(str(p.relative_to(html_dir)) for p in pages)
     small, wide, measured = [], [], 0
-    for name, explorers in found.items():
+    for name, seen in found.items():
+        explorers, sideways = seen["explorers"], seen["sideways"]
+        assert sideways[1] == width, sideways
+        if sideways[0] > sideways[1]:
+            wide.append(f"{name}: the page is {sideways[0]} px wide in {sideways[1]}")
         assert explorers, f"{name}: no mounted explorer"
         for k, ex in enumerate(explorers):
             if ex["width"] > ex["column"] + 1:
