@@ -74,6 +74,12 @@ def _pages(html_dir: Path) -> dict[Path, _Page]:
     return pages
 
 
+def _explorer_pages(html_dir: Path) -> list[Path]:
+    """The built pages with a threshold explorer (course_lib.interactive)."""
+    return [p for p in sorted(html_dir.rglob("*.html"))
+            if "_static" not in p.parts and 'class="threshold-explorer"' in p.read_text(encoding="utf-8")]
+
+
 def _is_external(url: str) -> bool:
     return bool(urlsplit(url).scheme) or url.startswith("//")
 
@@ -211,6 +217,7 @@ def layout(html_dir):
         try:
             paths = [p for p in _pages(html_dir)
                      if 'http-equiv="Refresh"' not in p.read_text(encoding="utf-8")]
+            with_explorer = set(_explorer_pages(html_dir))
             # one tab for every page, as for the phone below (a fresh tab per page cost
             # twice the CPU: 64 against 32 s for the loads)
             page = browser.new_page(viewport=DESKTOP)
@@ -272,7 +279,7 @@ def layout(html_dir):
                 )
                 if bare:
                     uncaptioned.append(f"{name}: {bare} plot(s) outside a captioned figure")
-                has_explorer = 'class="threshold-explorer"' in path.read_text(encoding="utf-8")
+                has_explorer = path in with_explorer
                 if has_explorer:
                     explorers[1280][name] = page.evaluate(EXPLORER_JS)
                     page.set_viewport_size(LAPTOP)
@@ -347,8 +354,7 @@ def test_threshold_explorers_follow_the_keyboard(html_dir):
         "aSAH: S100\u03b2 against a poor outcome": (
             (asah["outcome"] == "Poor").astype(int).to_numpy(), asah["s100b"].to_numpy()),
     }
-    pages = [p for p in html_dir.rglob("*.html")
-             if "_static" not in p.parts and 'class="threshold-explorer"' in p.read_text(encoding="utf-8")]
+    pages = _explorer_pages(html_dir)
     assert any(p.name == "explorer.html" for p in pages)
     checked = 0
     with sync_playwright() as pw:
@@ -432,8 +438,7 @@ def test_threshold_explorer_charts_are_readable_on_a_desktop_and_fit_a_phone(
     at 1280 px: four thumbnails in a row); on a phone (390 px) no chart is wider than its
     explorer, no explorer wider than its column, and no page scrolls sideways. Measured
     in the layout pass."""
-    pages = [p for p in html_dir.rglob("*.html")
-             if "_static" not in p.parts and 'class="threshold-explorer"' in p.read_text(encoding="utf-8")]
+    pages = _explorer_pages(html_dir)
     assert any(p.name == "explorer.html" for p in pages)
     found = layout["explorers"][width]
     assert sorted(found) == sorted(str(p.relative_to(html_dir)) for p in pages)
