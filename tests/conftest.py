@@ -55,6 +55,46 @@ def table1():
     return labels, scores
 
 
+# --------------------------------------------------------------- one Chromium a module
+
+#: Chromium for the browser tests: headless, no network but this machine's own servers.
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run",
+                 "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost"]
+
+
+@pytest.fixture(scope="module")
+def module_chromium():
+    """One Chromium for the browser tests of a module (Playwright's driver and a browser
+    cost about 2.5 CPU-s to start; tests/test_book.py started six). Skipped without
+    Chromium, failed in CI (.ci/run installs it). Playwright's event loop runs while it
+    is open: a module that uses it must not call ``asyncio.run`` in between."""
+    import shutil
+
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail("CI=true but Chromium is not installed (.ci/run installs it)")
+        pytest.skip("Chromium is not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def chromium(module_chromium):
+    """The module's Chromium for one test; every page and context the test opened is
+    closed after it, so the next test starts with none (no page left running scripts)."""
+    yield module_chromium
+    for context in list(module_chromium.contexts):
+        context.close()
+
+
 # ------------------------------------------------------------------- the Spark session
 
 

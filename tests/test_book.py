@@ -10,7 +10,6 @@ author's ``_build/html``, and again only when its sources change).
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -21,7 +20,6 @@ from urllib.parse import parse_qsl, unquote, urlencode, urlsplit
 
 import book_build
 import pytest
-from test_interactive import launch
 
 # Every test here needs the built book (minutes): `pytest -m "not slow"` leaves them out.
 pytestmark = pytest.mark.slow
@@ -29,8 +27,6 @@ pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[1]
 JUPYTER_BOOK = Path(sys.executable).with_name("jupyter-book")
 CDN_HOSTS = re.compile(r"unpkg\.com|jsdelivr\.net|cdnjs|googleapis\.com|mathjax\.org/|rawgit|githack")
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-IN_CI = os.environ.get("CI", "").lower() == "true"
 
 
 @pytest.fixture(scope="session")
@@ -158,14 +154,6 @@ def test_no_raw_glue_or_cite_role_in_the_html(html_dir):
     assert not offenders, "\n".join(offenders)
 
 
-def _chromium_or_skip():
-    if CHROMIUM is None:
-        if IN_CI:
-            pytest.fail("CI=true but Chromium is not installed (.ci/run installs it)")
-        pytest.skip("Chromium is not installed (apt-get install chromium)")
-    return CHROMIUM
-
-
 # Tables as a reader meets them: at desktop width a table fits its column; on a phone a
 # table wider than the column scrolls inside its own box (book.css), which must itself fit,
 # and no page scrolls sideways.
@@ -188,8 +176,8 @@ LAPTOP = {"width": 1024, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
 
-@pytest.fixture(scope="session")
-def layout(html_dir):
+@pytest.fixture(scope="module")
+def layout(html_dir, module_chromium):
     """Every page in one headless Chromium, offline (``launch``: outside name lookups
     blocked), each page loaded and typeset once (issue 29: three loads in all, then two,
     each typesetting every formula again).
@@ -203,106 +191,99 @@ def layout(html_dir):
     narrowed) and 390 px. (Narrowed or loaded at that width, the 29 pages gave the same
     page and table widths at 390 px, and the 5 explorer pages the same chart sizes at
     1024 and 390 px.)"""
-    _chromium_or_skip()
-    from playwright.sync_api import sync_playwright
-
     wide_code, uncaptioned, figures = [], [], 0
     wide_tables: dict[int, list[str]] = {1280: [], 390: []}
     explorers: dict[int, dict[str, dict]] = {1280: {}, 1024: {}, 390: {}}
     tables = 0
     problems: list[str] = []
     math_pages = 0
-    with sync_playwright() as pw:
-        browser = launch(pw)
-        try:
-            paths = [p for p in _pages(html_dir)
-                     if 'http-equiv="Refresh"' not in p.read_text(encoding="utf-8")]
-            with_explorer = set(_explorer_pages(html_dir))
-            # one tab for every page, as for the phone below (a fresh tab per page cost
-            # twice the CPU: 64 against 32 s for the loads)
-            page = browser.new_page(viewport=DESKTOP)
-            requests: list[str] = []
-            page.on("request", lambda r: requests.append(r.url))
-            for path in paths:
-                requests.clear()
-                page.goto(path.as_uri(), wait_until="load")
-                name = str(path.relative_to(html_dir))
-                if path.name not in ("genindex.html", "search.html"):
-                    if page.locator("script[src*='mathjax']").count():
-                        page.wait_for_function(
-                            "window.MathJax && MathJax.startup && MathJax.startup.promise")
-                        page.evaluate("MathJax.startup.promise")
-                    remote = [u for u in requests
-                              if not u.startswith(("file:", "data:", "blob:"))]
-                    if remote:
-                        problems.append(f"{name}: requested {remote[:3]}")
-                    if page.locator(".math").count() > 0:
-                        math_pages += 1
-                        if page.locator("mjx-container").count() == 0:
-                            problems.append(f"{name}: math present but not typeset")
-                    if page.locator("mjx-merror").count():
-                        problems.append(f"{name}: MathJax error: "
-                                        f"{page.locator('mjx-merror').first.inner_text()}")
-                    broken = page.evaluate(
-                        "Array.from(document.images).filter(i => !(i.complete && i.naturalWidth > 0))"
-                        ".map(i => i.getAttribute('src'))"
-                    )
-                    if broken:
-                        problems.append(f"{name}: images not shown: {broken}")
-                for width in page.evaluate(
-                    # source code (cells and prose); printed outputs scroll in their box
-                    "Array.from(document.querySelectorAll('div.highlight pre'))"
-                    ".filter(p => !p.closest('.cell_output'))"
-                    ".filter(p => p.scrollWidth > p.clientWidth + 1)"
-                    ".map(p => [p.scrollWidth, p.clientWidth,"
-                    " (p.innerText.split('\\n').sort((a, b) => b.length - a.length)[0] || '')"
-                    ".slice(0, 70)])"
-                ):
-                    wide_code.append(f"{name}: {width[0]} > {width[1]} px: {width[2]!r}")
-                for t in page.evaluate(TABLE_WIDTHS_JS):
-                    tables += 1
-                    if t["width"] > t["parent"] + 1:
-                        wide_tables[1280].append(
-                            f"{name}: {t['width']:.0f} > {t['parent']} px: {t['head']!r}")
-                counts = page.evaluate(
-                    "[document.querySelectorAll('.bd-article figure').length,"
-                    " document.querySelectorAll('.bd-article figure:not(:has(figcaption))').length,"
-                    " document.querySelectorAll('.bd-article .cell_output img').length]"
-                )
-                figures += counts[0]
-                if counts[1]:
-                    uncaptioned.append(f"{name}: {counts[1]} figure(s) without a caption")
-                # Plots shown as bare cell outputs are figures too, and have no caption.
-                bare = page.evaluate(
-                    "Array.from(document.querySelectorAll('.bd-article .cell_output img'))"
-                    ".filter(i => !i.closest('figure')).length"
-                )
-                if bare:
-                    uncaptioned.append(f"{name}: {bare} plot(s) outside a captioned figure")
-                has_explorer = path in with_explorer
-                if has_explorer:
-                    explorers[1280][name] = page.evaluate(EXPLORER_JS)
-                    page.set_viewport_size(LAPTOP)
-                    explorers[1024][name] = page.evaluate(EXPLORER_JS)
-                # The same page, typeset, in a phone's width: the tab is narrowed as a
-                # phone turned upright would be, not loaded and typeset again (issue 29).
-                page.set_viewport_size(PHONE)
-                if has_explorer:
-                    explorers[390][name] = page.evaluate(EXPLORER_JS)
-                for t in page.evaluate(TABLE_WIDTHS_JS):
-                    if t["width"] > t["parent"] + 1 and not (t["scrolls"] and t["box"] <= t["column"] + 1):
-                        wide_tables[390].append(
-                            f"{name}: {t['width']:.0f} > {t['parent']} px and not in a scroll box "
-                            f"within the column: {t['head']!r}")
-                sideways = page.evaluate(
-                    "[document.scrollingElement.scrollWidth, window.innerWidth]")
-                assert sideways[1] == PHONE["width"], sideways
-                if sideways[0] > sideways[1]:
-                    wide_tables[390].append(f"{name}: the page is {sideways[0]} px wide in {sideways[1]}")
-                page.set_viewport_size(DESKTOP)
-            page.close()
-        finally:
-            browser.close()
+    browser = module_chromium
+    paths = [p for p in _pages(html_dir)
+             if 'http-equiv="Refresh"' not in p.read_text(encoding="utf-8")]
+    with_explorer = set(_explorer_pages(html_dir))
+    # one tab for every page, as for the phone below (a fresh tab per page cost
+    # twice the CPU: 64 against 32 s for the loads)
+    page = browser.new_page(viewport=DESKTOP)
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    for path in paths:
+        requests.clear()
+        page.goto(path.as_uri(), wait_until="load")
+        name = str(path.relative_to(html_dir))
+        if path.name not in ("genindex.html", "search.html"):
+            if page.locator("script[src*='mathjax']").count():
+                page.wait_for_function(
+                    "window.MathJax && MathJax.startup && MathJax.startup.promise")
+                page.evaluate("MathJax.startup.promise")
+            remote = [u for u in requests
+                      if not u.startswith(("file:", "data:", "blob:"))]
+            if remote:
+                problems.append(f"{name}: requested {remote[:3]}")
+            if page.locator(".math").count() > 0:
+                math_pages += 1
+                if page.locator("mjx-container").count() == 0:
+                    problems.append(f"{name}: math present but not typeset")
+            if page.locator("mjx-merror").count():
+                problems.append(f"{name}: MathJax error: "
+                                f"{page.locator('mjx-merror').first.inner_text()}")
+            broken = page.evaluate(
+                "Array.from(document.images).filter(i => !(i.complete && i.naturalWidth > 0))"
+                ".map(i => i.getAttribute('src'))"
+            )
+            if broken:
+                problems.append(f"{name}: images not shown: {broken}")
+        for width in page.evaluate(
+            # source code (cells and prose); printed outputs scroll in their box
+            "Array.from(document.querySelectorAll('div.highlight pre'))"
+            ".filter(p => !p.closest('.cell_output'))"
+            ".filter(p => p.scrollWidth > p.clientWidth + 1)"
+            ".map(p => [p.scrollWidth, p.clientWidth,"
+            " (p.innerText.split('\\n').sort((a, b) => b.length - a.length)[0] || '')"
+            ".slice(0, 70)])"
+        ):
+            wide_code.append(f"{name}: {width[0]} > {width[1]} px: {width[2]!r}")
+        for t in page.evaluate(TABLE_WIDTHS_JS):
+            tables += 1
+            if t["width"] > t["parent"] + 1:
+                wide_tables[1280].append(
+                    f"{name}: {t['width']:.0f} > {t['parent']} px: {t['head']!r}")
+        counts = page.evaluate(
+            "[document.querySelectorAll('.bd-article figure').length,"
+            " document.querySelectorAll('.bd-article figure:not(:has(figcaption))').length,"
+            " document.querySelectorAll('.bd-article .cell_output img').length]"
+        )
+        figures += counts[0]
+        if counts[1]:
+            uncaptioned.append(f"{name}: {counts[1]} figure(s) without a caption")
+        # Plots shown as bare cell outputs are figures too, and have no caption.
+        bare = page.evaluate(
+            "Array.from(document.querySelectorAll('.bd-article .cell_output img'))"
+            ".filter(i => !i.closest('figure')).length"
+        )
+        if bare:
+            uncaptioned.append(f"{name}: {bare} plot(s) outside a captioned figure")
+        has_explorer = path in with_explorer
+        if has_explorer:
+            explorers[1280][name] = page.evaluate(EXPLORER_JS)
+            page.set_viewport_size(LAPTOP)
+            explorers[1024][name] = page.evaluate(EXPLORER_JS)
+        # The same page, typeset, in a phone's width: the tab is narrowed as a
+        # phone turned upright would be, not loaded and typeset again (issue 29).
+        page.set_viewport_size(PHONE)
+        if has_explorer:
+            explorers[390][name] = page.evaluate(EXPLORER_JS)
+        for t in page.evaluate(TABLE_WIDTHS_JS):
+            if t["width"] > t["parent"] + 1 and not (t["scrolls"] and t["box"] <= t["column"] + 1):
+                wide_tables[390].append(
+                    f"{name}: {t['width']:.0f} > {t['parent']} px and not in a scroll box "
+                    f"within the column: {t['head']!r}")
+        sideways = page.evaluate(
+            "[document.scrollingElement.scrollWidth, window.innerWidth]")
+        assert sideways[1] == PHONE["width"], sideways
+        if sideways[0] > sideways[1]:
+            wide_tables[390].append(f"{name}: the page is {sideways[0]} px wide in {sideways[1]}")
+        page.set_viewport_size(DESKTOP)
+    page.close()
     return {"wide_code": wide_code, "uncaptioned": uncaptioned, "figures": figures,
             "wide_tables": wide_tables, "tables": tables, "explorers": explorers,
             "typeset_problems": problems, "math_pages": math_pages}
@@ -329,21 +310,16 @@ def test_every_figure_has_a_caption(layout):
 
 
 @pytest.mark.browser
-def test_threshold_explorers_follow_the_keyboard(html_dir):
+def test_threshold_explorers_follow_the_keyboard(html_dir, chromium):
     """Every page with a threshold explorer (course_lib.interactive): move each slider with
     the keyboard; the counts and metrics shown must be course_lib's at the shown
     threshold, and the page must log no error. For the demo page's data (Table 1 and
     aSAH) the counts are recomputed from the data; for any other explorer the metrics
     are recomputed with course_lib from the counts shown."""
-    if CHROMIUM is None:
-        if IN_CI:
-            pytest.fail("CI=true but Chromium is not installed (.ci/run installs it)")
-        pytest.skip("Chromium is not installed (apt-get install chromium)")
     import warnings
 
     import numpy as np
     import pandas as pd
-    from playwright.sync_api import sync_playwright
     from test_interactive import read_explorer, shown_count, shown_metric
 
     import course_lib as cl
@@ -357,59 +333,55 @@ def test_threshold_explorers_follow_the_keyboard(html_dir):
     pages = _explorer_pages(html_dir)
     assert any(p.name == "explorer.html" for p in pages)
     checked = 0
-    with sync_playwright() as pw:
-        browser = launch(pw)
-        try:
-            for path in pages:
-                page = browser.new_page(viewport={"width": 1280, "height": 900})
-                errors: list[str] = []
-                page.on("console", lambda m, e=errors: e.append(m.text) if m.type == "error" else None)
-                page.on("pageerror", lambda exc, e=errors: e.append(str(exc)))
-                page.goto(path.as_uri(), wait_until="load")
-                explorers = page.locator(".threshold-explorer")
-                assert explorers.count() == page.locator(".threshold-explorer[data-mounted]").count()
-                for k in range(explorers.count()):
-                    ex = explorers.nth(k)
-                    title = ex.locator(".te-title").inner_text() if ex.locator(".te-title").count() else ""
-                    ex.locator("input.te-slider").focus()
-                    seen = set()
-                    for key in ("Home", "ArrowRight", "ArrowRight", "End", "ArrowLeft"):
-                        page.keyboard.press(key)
-                        shown = read_explorer(ex)
-                        seen.add(shown["readout"])
-                        counts = {c: float(shown[c]) for c in ("tp", "fp", "fn", "tn")}
-                        if title in known:
-                            y, s = known[title]
-                            text = shown["readout"]
-                            t = np.inf if text == "\u221e" else float(text)
-                            m = cl.confusion_matrix(y, np.asarray(s) >= t, labels=[0, 1])
-                            assert counts == {"tn": m[0, 0], "fp": m[0, 1], "fn": m[1, 0], "tp": m[1, 1]}
-                        m = cl.matrix_from_counts(**counts)
-                        with warnings.catch_warnings():
-                            warnings.simplefilter("ignore")
-                            expected = {
-                                "tpr": cl.recall(matrix=m),
-                                "fpr": counts["fp"] / (counts["fp"] + counts["tn"]),
-                                "accuracy": cl.accuracy(matrix=m),
-                                "balanced_accuracy": cl.balanced_accuracy(matrix=m),
-                                "f1": cl.f_beta(matrix=m),
-                            }
-                            if counts["tp"] + counts["fp"] > 0:
-                                expected["precision"] = cl.precision(matrix=m)
-                            if 0 < counts["tp"] + counts["fp"] < sum(counts.values()):
-                                expected["mcc"] = cl.mcc(matrix=m)
-                        for name, value in expected.items():
-                            assert shown[name] == shown_metric(float(f"{value:.10g}")), (path.name, name)
-                        for c in counts:
-                            assert shown[c] == shown_count(counts[c])
-                        checked += 1
-                    assert len(seen) >= 3, f"{path.name}: the slider did not move"
-                # The theme logs this on a fresh browser profile (no stored light/dark mode).
-                errors = [e for e in errors if "invalid theme mode" not in e]
-                assert not errors, f"{path.name}: {errors}"
-                page.close()
-        finally:
-            browser.close()
+    browser = chromium
+    for path in pages:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        errors: list[str] = []
+        page.on("console", lambda m, e=errors: e.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda exc, e=errors: e.append(str(exc)))
+        page.goto(path.as_uri(), wait_until="load")
+        explorers = page.locator(".threshold-explorer")
+        assert explorers.count() == page.locator(".threshold-explorer[data-mounted]").count()
+        for k in range(explorers.count()):
+            ex = explorers.nth(k)
+            title = ex.locator(".te-title").inner_text() if ex.locator(".te-title").count() else ""
+            ex.locator("input.te-slider").focus()
+            seen = set()
+            for key in ("Home", "ArrowRight", "ArrowRight", "End", "ArrowLeft"):
+                page.keyboard.press(key)
+                shown = read_explorer(ex)
+                seen.add(shown["readout"])
+                counts = {c: float(shown[c]) for c in ("tp", "fp", "fn", "tn")}
+                if title in known:
+                    y, s = known[title]
+                    text = shown["readout"]
+                    t = np.inf if text == "\u221e" else float(text)
+                    m = cl.confusion_matrix(y, np.asarray(s) >= t, labels=[0, 1])
+                    assert counts == {"tn": m[0, 0], "fp": m[0, 1], "fn": m[1, 0], "tp": m[1, 1]}
+                m = cl.matrix_from_counts(**counts)
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    expected = {
+                        "tpr": cl.recall(matrix=m),
+                        "fpr": counts["fp"] / (counts["fp"] + counts["tn"]),
+                        "accuracy": cl.accuracy(matrix=m),
+                        "balanced_accuracy": cl.balanced_accuracy(matrix=m),
+                        "f1": cl.f_beta(matrix=m),
+                    }
+                    if counts["tp"] + counts["fp"] > 0:
+                        expected["precision"] = cl.precision(matrix=m)
+                    if 0 < counts["tp"] + counts["fp"] < sum(counts.values()):
+                        expected["mcc"] = cl.mcc(matrix=m)
+                for name, value in expected.items():
+                    assert shown[name] == shown_metric(float(f"{value:.10g}")), (path.name, name)
+                for c in counts:
+                    assert shown[c] == shown_count(counts[c])
+                checked += 1
+            assert len(seen) >= 3, f"{path.name}: the slider did not move"
+        # The theme logs this on a fresh browser profile (no stored light/dark mode).
+        errors = [e for e in errors if "invalid theme mode" not in e]
+        assert not errors, f"{path.name}: {errors}"
+        page.close()
     assert checked >= 10
 
 
@@ -513,51 +485,44 @@ SEARCH_TERMS = {
 
 
 @pytest.mark.browser
-def test_search_finds_the_teaching_chapter_first(served_book):
+def test_search_finds_the_teaching_chapter_first(served_book, chromium):
     """Type each term into the search page (Sphinx's searchtools.js on the book's
     searchindex.js, with the book's scorer); the first result must be the chapter that
     teaches it, and the glossary's entry for the term must come right after it."""
-    _chromium_or_skip()
-    from playwright.sync_api import sync_playwright
-
     problems = []
-    with sync_playwright() as pw:
-        browser = launch(pw)
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            errors: list[str] = []
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            for k, (query, (chapter, glossary_term)) in enumerate(SEARCH_TERMS.items()):
-                if k == 0:  # typed into the search page's box, as a reader does
-                    page.goto(served_book + "search.html", wait_until="load")
-                    box = page.locator(".bd-search-container input[name='q']")
-                    box.fill("")
-                    box.type(query)
-                    with page.expect_navigation():
-                        box.press("Enter")
-                    form = urlsplit(page.url)
-                    fields = parse_qsl(form.query, keep_blank_values=True)
-                    assert ("q", query) in fields, page.url
-                else:  # the page the box leads to, with the form's other fields: one load
-                    query_string = urlencode([(k, query if k == "q" else v) for k, v in fields])
-                    page.goto(form._replace(query=query_string).geturl(), wait_until="load")
-                # searchtools writes the summary after the last result
-                page.wait_for_function(
-                    "(document.querySelector('#search-results p.search-summary') || {})"
-                    ".innerText", timeout=30_000)
-                hrefs = page.evaluate(
-                    "Array.from(document.querySelectorAll('#search-results ul.search > li > a'))"
-                    ".map(a => a.getAttribute('href'))")
-                shown = [h.split("?")[0] for h in hrefs[:4]]
-                if not hrefs or hrefs[0].split("#")[0].split("?")[0] != f"{chapter}.html":
-                    problems.append(f"{query!r}: first results {shown}, expected {chapter}")
-                elif glossary_term and not (
-                        len(hrefs) > 1 and hrefs[1].split("?")[0] == f"book/glossary.html#{glossary_term}"):
-                    problems.append(f"{query!r}: the glossary's #{glossary_term} is not second: {shown}")
-            errors = [e for e in errors if "invalid theme mode" not in e]
-            assert not errors, errors
-        finally:
-            browser.close()
+    browser = chromium
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    for k, (query, (chapter, glossary_term)) in enumerate(SEARCH_TERMS.items()):
+        if k == 0:  # typed into the search page's box, as a reader does
+            page.goto(served_book + "search.html", wait_until="load")
+            box = page.locator(".bd-search-container input[name='q']")
+            box.fill("")
+            box.type(query)
+            with page.expect_navigation():
+                box.press("Enter")
+            form = urlsplit(page.url)
+            fields = parse_qsl(form.query, keep_blank_values=True)
+            assert ("q", query) in fields, page.url
+        else:  # the page the box leads to, with the form's other fields: one load
+            query_string = urlencode([(k, query if k == "q" else v) for k, v in fields])
+            page.goto(form._replace(query=query_string).geturl(), wait_until="load")
+        # searchtools writes the summary after the last result
+        page.wait_for_function(
+            "(document.querySelector('#search-results p.search-summary') || {})"
+            ".innerText", timeout=30_000)
+        hrefs = page.evaluate(
+            "Array.from(document.querySelectorAll('#search-results ul.search > li > a'))"
+            ".map(a => a.getAttribute('href'))")
+        shown = [h.split("?")[0] for h in hrefs[:4]]
+        if not hrefs or hrefs[0].split("#")[0].split("?")[0] != f"{chapter}.html":
+            problems.append(f"{query!r}: first results {shown}, expected {chapter}")
+        elif glossary_term and not (
+                len(hrefs) > 1 and hrefs[1].split("?")[0] == f"book/glossary.html#{glossary_term}"):
+            problems.append(f"{query!r}: the glossary's #{glossary_term} is not second: {shown}")
+    errors = [e for e in errors if "invalid theme mode" not in e]
+    assert not errors, errors
     assert not problems, "\n".join(problems)
 
 
@@ -668,43 +633,36 @@ def test_every_exercise_box_names_its_answer(html_dir):
 @pytest.mark.parametrize(("width", "scheme"), [(1280, "light"), (390, "light"),
                                                (1280, "dark")])
 def test_a_chapter_opening_and_its_checkpoint_as_a_reader_sees_them(html_dir, tmp_path,
-                                                                   width, scheme):
+                                                                   width, scheme, chromium):
     """Chapter 7 in Chromium: the goals box opens the chapter (its items and the chapters
     it needs, linked), the checkpoint box follows the summary and names its answer, both
     fit the column, and each is screenshotted (kept in the test's folder)."""
-    _chromium_or_skip()
-    from playwright.sync_api import sync_playwright
-
     path = html_dir / "notebooks" / "07_pr_curves.html"
-    with sync_playwright() as pw:
-        browser = launch(pw)
-        try:
-            page = browser.new_page(viewport={"width": width, "height": 900},
-                                    color_scheme=scheme)
-            page.goto(path.as_uri(), wait_until="load")
-            if scheme == "dark":  # the theme follows the reader's setting
-                assert page.evaluate("document.documentElement.dataset.theme") == "dark"
-            goals = page.locator(".admonition.chapter-goals")
-            assert goals.count() == 1
-            assert 3 <= goals.locator("li").count() <= 5
-            needs = goals.locator("a[href*='02_roc_grid'], a[href*='03_auc_pairs']")
-            assert needs.count() == 2
-            checkpoint = page.locator("#checkpoint-07-balance").locator(
-                "xpath=ancestor-or-self::*[contains(@class, 'exercise')][1]")
-            assert checkpoint.count() == 1
-            assert "Your answer" in checkpoint.inner_text()
-            column = page.evaluate(
-                "document.querySelector('.bd-article').getBoundingClientRect().width")
-            scroll = page.evaluate("document.documentElement.scrollWidth")
-            assert scroll <= width, f"the page scrolls sideways at {width} px"
-            for name, box in (("opening", goals), ("checkpoint", checkpoint)):
-                shape = box.bounding_box()
-                assert shape is not None and shape["width"] <= column + 1
-                shot = tmp_path / f"07-{name}-{width}-{scheme}.png"
-                box.screenshot(path=str(shot))
-                assert shot.stat().st_size > 5000
-            summary = page.locator("section#summary")
-            assert summary.count() == 1
-            assert summary.bounding_box()["y"] < checkpoint.bounding_box()["y"]
-        finally:
-            browser.close()
+    browser = chromium
+    page = browser.new_page(viewport={"width": width, "height": 900},
+                            color_scheme=scheme)
+    page.goto(path.as_uri(), wait_until="load")
+    if scheme == "dark":  # the theme follows the reader's setting
+        assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    goals = page.locator(".admonition.chapter-goals")
+    assert goals.count() == 1
+    assert 3 <= goals.locator("li").count() <= 5
+    needs = goals.locator("a[href*='02_roc_grid'], a[href*='03_auc_pairs']")
+    assert needs.count() == 2
+    checkpoint = page.locator("#checkpoint-07-balance").locator(
+        "xpath=ancestor-or-self::*[contains(@class, 'exercise')][1]")
+    assert checkpoint.count() == 1
+    assert "Your answer" in checkpoint.inner_text()
+    column = page.evaluate(
+        "document.querySelector('.bd-article').getBoundingClientRect().width")
+    scroll = page.evaluate("document.documentElement.scrollWidth")
+    assert scroll <= width, f"the page scrolls sideways at {width} px"
+    for name, box in (("opening", goals), ("checkpoint", checkpoint)):
+        shape = box.bounding_box()
+        assert shape is not None and shape["width"] <= column + 1
+        shot = tmp_path / f"07-{name}-{width}-{scheme}.png"
+        box.screenshot(path=str(shot))
+        assert shot.stat().st_size > 5000
+    summary = page.locator("section#summary")
+    assert summary.count() == 1
+    assert summary.bounding_box()["y"] < checkpoint.bounding_box()["y"]

@@ -121,29 +121,17 @@ COLOURS_JS = """() => {
 
 
 @pytest.mark.parametrize("width, scheme", [(1280, "light"), (390, "light"), (1280, "dark"), (390, "dark")])
-def test_report_in_chromium(report_page, tmp_path, width, scheme):
-    chromium = _chromium()
-    from playwright.sync_api import sync_playwright
-
+def test_report_in_chromium(report_page, tmp_path, width, scheme, chromium):
     requests: list[str] = []
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(
-            executable_path=chromium,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run",
-                  "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost"],
-        )
-        try:
-            context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme,
-                                          java_script_enabled=True, offline=True)
-            page = context.new_page()
-            page.on("request", lambda r: requests.append(r.url))
-            page.goto(report_page.as_uri(), wait_until="load")
-            layout = page.evaluate(LAYOUT_JS)
-            colours = page.evaluate(COLOURS_JS)
-            page.screenshot(path=str(tmp_path / f"report-{width}-{scheme}.png"), full_page=True)
-        finally:
-            browser.close()
+    browser = chromium
+    context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme,
+                                  java_script_enabled=True, offline=True)
+    page = context.new_page()
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(report_page.as_uri(), wait_until="load")
+    layout = page.evaluate(LAYOUT_JS)
+    colours = page.evaluate(COLOURS_JS)
+    page.screenshot(path=str(tmp_path / f"report-{width}-{scheme}.png"), full_page=True)
     assert [r for r in requests if not r.startswith(("file:", "data:"))] == []
     assert [f["id"] for f in layout["figures"]] == FIGURES
     for f in layout["figures"]:
