@@ -66,7 +66,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 @pytest.fixture(scope="module")
 def module_chromium():
     """One Chromium for the browser tests of a module (Playwright's driver and a browser
-    cost about 2.5 CPU-s to start; tests/test_book.py started six). Skipped without
+    cost about 2.5 CPU-s to start; tests/test_book.py started six, test_interactive.py two). Skipped without
     Chromium, failed in CI (.ci/run installs it). Playwright's event loop runs while it
     is open: a module that uses it must not call ``asyncio.run`` in between."""
     import shutil

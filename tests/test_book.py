@@ -178,8 +178,8 @@ PHONE = {"width": 390, "height": 844}
 
 @pytest.fixture(scope="module")
 def layout(html_dir, module_chromium):
-    """Every page in one headless Chromium, offline (``launch``: outside name lookups
-    blocked), each page loaded and typeset once (issue 29: three loads in all, then two,
+    """Every page in the module's headless Chromium, offline (``module_chromium``: outside
+    name lookups blocked), each page loaded and typeset once (issue 29: three loads in all, then two,
     each typesetting every formula again).
 
     At 1280 px, each page loaded in turn in one tab: first as the reader's browser typesets it
@@ -197,13 +197,12 @@ def layout(html_dir, module_chromium):
     tables = 0
     problems: list[str] = []
     math_pages = 0
-    browser = module_chromium
     paths = [p for p in _pages(html_dir)
              if 'http-equiv="Refresh"' not in p.read_text(encoding="utf-8")]
     with_explorer = set(_explorer_pages(html_dir))
     # one tab for every page, as for the phone below (a fresh tab per page cost
     # twice the CPU: 64 against 32 s for the loads)
-    page = browser.new_page(viewport=DESKTOP)
+    page = module_chromium.new_page(viewport=DESKTOP)
     requests: list[str] = []
     page.on("request", lambda r: requests.append(r.url))
     for path in paths:
@@ -333,9 +332,8 @@ def test_threshold_explorers_follow_the_keyboard(html_dir, chromium):
     pages = _explorer_pages(html_dir)
     assert any(p.name == "explorer.html" for p in pages)
     checked = 0
-    browser = chromium
     for path in pages:
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page = chromium.new_page(viewport={"width": 1280, "height": 900})
         errors: list[str] = []
         page.on("console", lambda m, e=errors: e.append(m.text) if m.type == "error" else None)
         page.on("pageerror", lambda exc, e=errors: e.append(str(exc)))
@@ -490,8 +488,7 @@ def test_search_finds_the_teaching_chapter_first(served_book, chromium):
     searchindex.js, with the book's scorer); the first result must be the chapter that
     teaches it, and the glossary's entry for the term must come right after it."""
     problems = []
-    browser = chromium
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page = chromium.new_page(viewport={"width": 1280, "height": 900})
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     for k, (query, (chapter, glossary_term)) in enumerate(SEARCH_TERMS.items()):
@@ -506,7 +503,8 @@ def test_search_finds_the_teaching_chapter_first(served_book, chromium):
             fields = parse_qsl(form.query, keep_blank_values=True)
             assert ("q", query) in fields, page.url
         else:  # the page the box leads to, with the form's other fields: one load
-            query_string = urlencode([(k, query if k == "q" else v) for k, v in fields])
+            query_string = urlencode([(name, query if name == "q" else value)
+                                      for name, value in fields])
             page.goto(form._replace(query=query_string).geturl(), wait_until="load")
         # searchtools writes the summary after the last result
         page.wait_for_function(
@@ -638,8 +636,7 @@ def test_a_chapter_opening_and_its_checkpoint_as_a_reader_sees_them(html_dir, tm
     it needs, linked), the checkpoint box follows the summary and names its answer, both
     fit the column, and each is screenshotted (kept in the test's folder)."""
     path = html_dir / "notebooks" / "07_pr_curves.html"
-    browser = chromium
-    page = browser.new_page(viewport={"width": width, "height": 900},
+    page = chromium.new_page(viewport={"width": width, "height": 900},
                             color_scheme=scheme)
     page.goto(path.as_uri(), wait_until="load")
     if scheme == "dark":  # the theme follows the reader's setting

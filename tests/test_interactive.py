@@ -9,9 +9,7 @@ compares what the page shows with scikit-learn's values at the shown threshold.
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
 import sys
 import warnings
 from decimal import ROUND_HALF_UP, Decimal
@@ -33,8 +31,6 @@ from course_lib.interactive import (
 )
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-IN_CI = os.environ.get("CI", "").lower() == "true"
 TABLE1 = ([0, 0, 0, 1, 1, 1, 0], [0.5, 0.1, 0.2, 0.6, 0.2, 0.3, 0.0])
 SCALAR_METRICS = ("tpr", "fpr", "precision", "recall", "f1", "accuracy",
                   "balanced_accuracy", "mcc")  # fmt: skip
@@ -381,32 +377,14 @@ def walk_with_keyboard(page, explorer, y, s, w) -> set[float]:
     return seen
 
 
-def launch(pw):
-    return pw.chromium.launch(
-        executable_path=CHROMIUM,
-        args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-              "--disable-component-update", "--disable-sync", "--no-first-run",
-              "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost"],
-    )  # fmt: skip
-
-
-def need_chromium():
-    if CHROMIUM is None:
-        if IN_CI:
-            pytest.fail("CI=true but Chromium is not installed (.ci/run installs it)")
-        pytest.skip("Chromium is not installed (apt-get install chromium)")
-
-
 @pytest.mark.slow
 @pytest.mark.browser
 @pytest.mark.parametrize("with_static_files", [True, False], ids=["book", "notebook"])
-def test_keyboard_moves_the_threshold_and_the_numbers_follow(tmp_path, with_static_files):
+def test_keyboard_moves_the_threshold_and_the_numbers_follow(tmp_path, with_static_files,
+                                                            chromium):
     """``book``: the fragments as the book serves them, with the module loaded once from
     static files. ``notebook``: the full notebook outputs, each carrying the module inline
     (as in JupyterLab, where the book's files are absent)."""
-    need_chromium()
-    from playwright.sync_api import sync_playwright
-
     y1, s1 = np.array(TABLE1[0]), np.array(TABLE1[1])
     y2, s2, w2 = _sample(8, 2000, weighted=True, decimals=2)
     cases = [(y1, s1, None, {}), (y2, s2, w2, {"costs": (1, 3), "max_thresholds": 60,
@@ -423,26 +401,21 @@ def test_keyboard_moves_the_threshold_and_the_numbers_follow(tmp_path, with_stat
     html.write_text(f"<!doctype html><html><head><meta charset='utf-8'>{head}</head>"
                     f"<body><main style='max-width:800px'>{body}</main></body></html>",
                     encoding="utf-8")
-    with sync_playwright() as pw:
-        browser = launch(pw)
-        try:
-            page, errors = open_page(browser, html.as_uri())
-            found = page.locator(".threshold-explorer[data-mounted]")
-            assert found.count() == 2
-            assert page.locator(".te-fallback").count() == 0
-            assert page.evaluate("typeof window.ThresholdExplorer.mount") == "function"
-            for k, (y, s, w, _) in enumerate(cases):
-                seen = walk_with_keyboard(page, found.nth(k), y, s, w)
-                assert len(seen) >= 3
-                lowest = s.min() if w is None else s[w > 0].min()
-                assert np.inf in seen and lowest in seen  # End and Home reach both ends
-            profit = found.nth(1).locator('td[data-metric="profit"]').inner_text()
-            row = explorers[1].row(int(found.nth(1).get_attribute("data-row")))
-            assert profit == shown_count(row["profit"])
-            assert found.nth(1).locator("figure.te-chart").count() == 5
-            label = found.nth(0).locator("input.te-slider")
-            assert label.get_attribute("aria-valuetext").startswith("\u03b8 = ")
-            assert page.locator(f'label[for="{label.get_attribute("id")}"]').count() == 1
-            assert not errors, errors
-        finally:
-            browser.close()
+    page, errors = open_page(chromium, html.as_uri())
+    found = page.locator(".threshold-explorer[data-mounted]")
+    assert found.count() == 2
+    assert page.locator(".te-fallback").count() == 0
+    assert page.evaluate("typeof window.ThresholdExplorer.mount") == "function"
+    for k, (y, s, w, _) in enumerate(cases):
+        seen = walk_with_keyboard(page, found.nth(k), y, s, w)
+        assert len(seen) >= 3
+        lowest = s.min() if w is None else s[w > 0].min()
+        assert np.inf in seen and lowest in seen  # End and Home reach both ends
+    profit = found.nth(1).locator('td[data-metric="profit"]').inner_text()
+    row = explorers[1].row(int(found.nth(1).get_attribute("data-row")))
+    assert profit == shown_count(row["profit"])
+    assert found.nth(1).locator("figure.te-chart").count() == 5
+    label = found.nth(0).locator("input.te-slider")
+    assert label.get_attribute("aria-valuetext").startswith("\u03b8 = ")
+    assert page.locator(f'label[for="{label.get_attribute("id")}"]').count() == 1
+    assert not errors, errors

@@ -123,8 +123,7 @@ COLOURS_JS = """() => {
 @pytest.mark.parametrize("width, scheme", [(1280, "light"), (390, "light"), (1280, "dark"), (390, "dark")])
 def test_report_in_chromium(report_page, tmp_path, width, scheme, chromium):
     requests: list[str] = []
-    browser = chromium
-    context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme,
+    context = chromium.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme,
                                   java_script_enabled=True, offline=True)
     page = context.new_page()
     page.on("request", lambda r: requests.append(r.url))
