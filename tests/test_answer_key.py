@@ -75,3 +75,54 @@ def test_without_the_key_the_answers_cannot_be_read_but_check_works():
     assert "CHECK NEEDS THE COPY'S CELL True" in lines
     assert "SEALED True False" in lines
     assert "LEFT []" in lines
+
+
+LAZY = r'''
+import sys
+from fractions import Fraction
+from course_lib.exercises import check, exercises_for
+print("CHECKED", check("auc-pairs-table1", Fraction(19, 24)).passed)
+print("CHAPTER", len(exercises_for(3)))
+print("READ", sorted(m for m in sys.modules if m.startswith("course_key.ch")))
+print("SYMPY", "sympy" in sys.modules)
+'''
+
+
+def test_checking_a_chapter_reads_no_later_chapter_of_the_key():
+    """A kernel that checks an answer of chapter 3 imports the key's chapters 1 to 3, not
+    chapter 10's (sympy and its integrals: about a second of every kernel and grader)."""
+    out = subprocess.run([sys.executable, "-c", LAZY], capture_output=True, text=True,
+                         timeout=120, cwd=ROOT / "tests")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == [
+        "CHECKED True", "CHAPTER 7",
+        "READ ['course_key.ch01', 'course_key.ch02', 'course_key.ch03']", "SYMPY False"]
+
+
+def test_the_registry_is_the_chapters_in_book_order_and_refuses_a_duplicate(monkeypatch):
+    import types
+
+    import pytest
+
+    import course_key
+    from course_lib.exercises import REGISTRY, exercises_for, get
+
+    chapters = [ex for n in course_key.CHAPTERS for ex in exercises_for(n)]
+    assert list(REGISTRY.values()) == chapters and len(REGISTRY) == len(chapters) >= 100
+    assert "auc-pairs-table1" in REGISTRY and "no-such-exercise" not in REGISTRY
+    with pytest.raises(ValueError, match="unknown exercise id 'no-such-exercise'"):
+        get("no-such-exercise")
+
+    first, second = exercises_for(1)[:2]
+    stray = exercises_for(3)[0]
+    modules = {"course_key.ch01": [first, second], "course_key.ch02": [first]}
+    monkeypatch.setattr(course_key, "CHAPTERS", (1, 2))
+    monkeypatch.setattr(course_key, "import_module",
+                        lambda name: types.SimpleNamespace(EXERCISES=modules[name]))
+    registry = course_key._Registry()
+    assert registry[second.id] is second  # chapter 1 alone is read
+    with pytest.raises(RuntimeError, match=f"duplicate exercise id {first.id!r}"):
+        len(registry)
+    modules["course_key.ch02"] = [stray]
+    with pytest.raises(RuntimeError, match="of chapter 3 is in the module of chapter 2"):
+        len(course_key._Registry())

@@ -125,7 +125,7 @@ got = 0
 sys.path.insert(0, REPO + "/key")
 try:
     import course_key
-    course_key.REGISTRY
+    len(course_key.REGISTRY)  # reads every chapter's answers
     got += 1
 except Exception:
     pass

@@ -118,7 +118,7 @@ def serve(memory_mb: int = JUDGE_MEMORY_MB) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     from course_lib.exercises import REGISTRY
 
-    REGISTRY  # noqa: B018 - load the key before the first request
+    len(REGISTRY)  # every chapter of the key read before the first request is timed
     out = sys.stdout
     out.write("ready\n")
     out.flush()
