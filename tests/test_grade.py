@@ -788,3 +788,27 @@ def test_process_cap_is_the_notebooks_own_where_linux_counts_it_apart(monkeypatc
     own = psutil.Process().num_threads()  # this process is the account's too
     assert grade._process_cap(256) >= 256 + own
     assert grade._process_cap(256, "none") >= 256 + own
+
+
+def test_a_judge_builds_the_exercises_before_it_times_their_answers():
+    """The judge process reads a chapter of the key, and builds a variant, before the
+    answers are timed: chapter 10's exercises (sympy) take about a second to build, and
+    a limit of half a second on judging an answer still judges them."""
+    import asyncio
+
+    from course_lib.exercises import _judge
+
+    ex = get("uniform-auc-pr")
+    requests = [{"id": ex.id, "seed": seed, "cases": [],
+                 "state": {"state": "value", "value": encode_answer(ex.variant(seed).solution)}}
+                for seed in (7, None)]
+    requests.append({"id": "swapped-densities", "seed": 7, "cases": [],
+                     "state": {"state": "value", "value": encode_answer((0, 0))}})
+
+    async def judged():
+        async with _judge.JudgePool(1, seconds=0.5) as pool:
+            return await pool.judge(requests)
+
+    right, book, wrong = asyncio.run(judged())
+    assert right["points"] == book["points"] == 1.0, (right, book)
+    assert wrong["points"] == 0.0, wrong

@@ -7,7 +7,9 @@ and takes minutes (or hours) to compare with the reference. So the grader never 
 in its own process. A :class:`JudgePool` keeps one judge process per parallel job
 (``python -m course_lib.exercises._judge``, the grader's environment, the answer key
 included, under an address-space cap); each answer goes to a judge as one JSON line,
-and comes back as one JSON line within :data:`JUDGE_SECONDS`. A judge that does not
+and comes back as one JSON line within :data:`JUDGE_SECONDS` (the exercises a notebook's
+answers are judged against, its chapter of the key and its variants, are built before,
+untimed). A judge that does not
 answer in time is killed and replaced, and that answer alone gets the status
 ``invalid_answer``; every other answer of the notebook, and every other notebook, is
 judged as usual.
@@ -116,15 +118,21 @@ def serve(memory_mb: int = JUDGE_MEMORY_MB) -> None:
     if memory_mb > 0:
         limit = memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    from course_lib.exercises import REGISTRY
-
-    len(REGISTRY)  # every chapter of the key read before the first request is timed
     out = sys.stdout
     out.write("ready\n")
     out.flush()
     for line in sys.stdin:
         try:
-            verdict = judge_request(json.loads(line))
+            request = json.loads(line)
+            if "prepare" in request:  # the grader's own ids and seeds, not an answer
+                for item in request["prepare"]:
+                    try:
+                        _exercise(str(item["id"]), item.get("seed"))
+                    except Exception:  # noqa: BLE001 - said again when it is judged
+                        pass
+                verdict: Verdict = {"prepared": True}
+            else:
+                verdict = judge_request(request)
         except MemoryError:
             verdict = {"reason": "judging the answer needed more memory than allowed",
                        "invalid": True}
@@ -153,6 +161,16 @@ class _Judge:
             judge.kill()
             raise RuntimeError("the judge process did not start")
         return judge
+
+    async def prepare(self, requests: Sequence[dict]) -> None:
+        """Build the exercises of ``requests`` (the key's chapter, each variant) untimed."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        items = [{"id": r["id"], "seed": r.get("seed")} for r in requests]
+        self.proc.stdin.write((json.dumps({"prepare": items}) + "\n").encode())
+        await self.proc.stdin.drain()
+        line = await asyncio.wait_for(self.proc.stdout.readline(), timeout=300)
+        if json.loads(line or b"null") != {"prepared": True}:
+            raise RuntimeError("the judge process did not build the exercises")
 
     async def ask(self, request: dict, seconds: float) -> Verdict:
         assert self.proc.stdin is not None and self.proc.stdout is not None
@@ -208,10 +226,21 @@ class JudgePool:
         """One verdict per request, in order; an answer that stalls a judge is refused."""
         judge = await self._idle.get()
         verdicts: list[Verdict] = []
+        ready = False  # the judge has built the exercises of the requests left
         try:
-            for request in requests:
+            for i, request in enumerate(requests):
                 if judge is None:
                     judge = await self._fresh()
+                    ready = False
+                if not ready:
+                    try:
+                        await judge.prepare(requests[i:])
+                    except BaseException:
+                        await judge.close()
+                        self._all.remove(judge)
+                        judge = None
+                        raise
+                    ready = True
                 try:
                     verdicts.append(await judge.ask(request, self.seconds))
                 except (TimeoutError, EOFError, ValueError, OSError):
