@@ -406,6 +406,9 @@ def test_usage_errors_exit_2(tmp_path):
     with pytest.raises(SystemExit) as bad_jobs:
         grade.main([str(tmp_path), "--out", str(tmp_path / "g.csv"), "--jobs", "0"])
     assert bad_jobs.value.code == 2
+    with pytest.raises(SystemExit) as bad_judge:
+        grade.main([str(tmp_path), "--out", str(tmp_path / "g.csv"), "--judge-timeout", "0"])
+    assert bad_judge.value.code == 2
     with pytest.raises(SystemExit) as bad_chapter:
         grade.main([str(tmp_path), "--out", str(tmp_path / "g.csv"), "--chapter", "99"])
     assert bad_chapter.value.code == 2

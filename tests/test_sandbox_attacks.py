@@ -31,7 +31,7 @@ import pytest
 from nbformat.v4 import new_code_cell
 from test_grade import need_bwrap
 
-from course_lib.exercises import _sandbox, grade
+from course_lib.exercises import _sandbox
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "submissions"))
 import fixture_notebooks as fixtures  # noqa: E402
@@ -40,6 +40,10 @@ ROOT = Path(__file__).resolve().parents[1]
 CHAPTER = 3
 MEMORY_MB = 1024
 NOTEBOOK_SECONDS = 25
+#: The bomb's answer stalls its judge until this limit (the default is 10 s).
+JUDGE_SECONDS = 3
+#: The fork bomb forks up to this cap (the default is 256; every fork costs CPU time).
+MAX_PROCS = 64
 AS_ROOT = os.geteuid() == 0
 #: An unprivileged account for the second run when the tests run as root.
 USER_UID = 65534
@@ -203,6 +207,7 @@ def _run_batch(tmp: Path, *, as_user: int | None) -> dict:
     cmd = [sys.executable, "-m", "course_lib.exercises.grade", str(subs), "--out", str(out),
            "--chapter", str(CHAPTER), "--timeout", "5", "--notebook-timeout",
            str(NOTEBOOK_SECONDS), "--memory-mb", str(MEMORY_MB), "--jobs", "2",
+           "--judge-timeout", str(JUDGE_SECONDS), "--max-procs", str(MAX_PROCS),
            "--no-progress"]
     env = dict(os.environ, TMPDIR=str(tmp))  # the batch's folders, so its kernels are ours
     if as_user is not None:
@@ -304,7 +309,7 @@ def test_no_kernel_can_write_a_kernel_setting(attacked):
 def test_a_fork_bomb_is_capped_at_the_process_limit(attacked):
     row = _rows(attacked, "forks")["auc-negated-scores"]
     children = _measure(row)
-    assert children is not None and 0 < children < grade.MAX_PROCS, row
+    assert children is not None and 0 < children < MAX_PROCS, row
     assert not attacked["leftover"], [p.pid for p in attacked["leftover"]]
 
 

@@ -5,7 +5,7 @@
     python -m course_lib.exercises.grade SUBMISSIONS_DIR --out grades.csv \\
         [--jobs N] [--timeout S] [--chapter NN] [--memory-mb M] [--max-procs P]
         [--max-cell-output MB] [--max-notebook-output MB] [--sandbox bwrap|none]
-        [--resume] [--assignment NAME] [--seed K]
+        [--judge-timeout S] [--resume] [--assignment NAME] [--seed K]
 
 Each notebook in ``SUBMISSIONS_DIR`` (``*.ipynb`` in any case) is executed top to bottom
 in its own fresh kernel (nbclient), **in a sandbox** (:mod:`course_lib.exercises._sandbox`:
@@ -446,6 +446,7 @@ class _Limits:
     notebook_output: int
     notebook_timeout: float = NOTEBOOK_TIMEOUT
     scratch_mb: int = _sandbox.SCRATCH_MB
+    judge_timeout: float = _judge.JUDGE_SECONDS
 
 
 def _own_count() -> bool:
@@ -987,8 +988,8 @@ async def _grade_all(subs: Sequence[Submission], batch: _Batch, *, jobs: int,
         return rows
 
     try:
-        async with _judge.JudgePool(jobs, memory_mb=max(batch.limits.memory_mb, 1024)
-                                    ) as pool:
+        async with _judge.JudgePool(jobs, seconds=batch.limits.judge_timeout,
+                                    memory_mb=max(batch.limits.memory_mb, 1024)) as pool:
             batch.pool = pool
             results = await asyncio.gather(*(one(s) for s in subs))
     finally:
@@ -1025,7 +1026,8 @@ def grade_directory(directory: Path | str, *, jobs: int = 1, timeout: float = 60
                     on_done: Callable[[list[GradeRow], int | None], None] | None = None,
                     secret: str | None = None,
                     notebook_timeout: float = NOTEBOOK_TIMEOUT,
-                    protect: Iterable[Path | str] = ()) -> list[GradeRow]:
+                    protect: Iterable[Path | str] = (),
+                    judge_timeout: float = _judge.JUDGE_SECONDS) -> list[GradeRow]:
     """Grade every file in ``directory``; one :class:`GradeRow` per student and exercise.
 
     The batch is one assignment: ``chapter``, or (None) the chapter most of the
@@ -1039,6 +1041,9 @@ def grade_directory(directory: Path | str, *, jobs: int = 1, timeout: float = 60
     ``secret`` is the class secret of per-student copies: each student is judged on
     their own variants (:func:`judging_exercises`). Without it, a folder holding such
     copies is refused (ValueError): they would be judged on the book's numbers.
+
+    ``judge_timeout`` is the time judging one answer may take (its exercise built
+    before): an answer that takes longer is refused (``invalid_answer``).
 
     ``seed`` fixes the hidden cases (by default each submission gets fresh ones);
     ``skip`` names students not to grade (``--resume``); ``on_done(rows, chapter)`` is
@@ -1058,6 +1063,8 @@ def grade_directory(directory: Path | str, *, jobs: int = 1, timeout: float = 60
                          f"{cell_output_mb} and {notebook_output_mb}")
     if not notebook_timeout > 0:
         raise ValueError(f"notebook_timeout must be positive, got {notebook_timeout}")
+    if not judge_timeout > 0:
+        raise ValueError(f"judge_timeout must be positive, got {judge_timeout}")
     if sandbox not in _sandbox.MODES:
         raise ValueError(f"sandbox must be one of {_sandbox.MODES}, got {sandbox!r}")
     if sandbox == "bwrap":
@@ -1077,7 +1084,7 @@ def grade_directory(directory: Path | str, *, jobs: int = 1, timeout: float = 60
     limits = _Limits(timeout=timeout, memory_mb=memory_mb, max_procs=max_procs,
                      cell_output=int(cell_output_mb * _MB),
                      notebook_output=int(notebook_output_mb * _MB),
-                     notebook_timeout=notebook_timeout)
+                     notebook_timeout=notebook_timeout, judge_timeout=judge_timeout)
     hidden = tuple(_sandbox.protected_paths([Path(directory), *protect]))
     root = Path(tempfile.mkdtemp(prefix="grade-"))
     try:
@@ -1350,6 +1357,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--notebook-timeout", type=float, default=NOTEBOOK_TIMEOUT,
                         help="seconds a whole notebook may run; past it no further cell "
                              f"runs and the answers given are judged ({NOTEBOOK_TIMEOUT:g})")
+    parser.add_argument("--judge-timeout", type=float, default=_judge.JUDGE_SECONDS,
+                        help="seconds judging one answer may take; an answer that takes "
+                             "longer (an expression built to stall the comparison) is "
+                             f"refused ({_judge.JUDGE_SECONDS:g})")
     parser.add_argument("--memory-mb", type=int, default=2048,
                         help="address-space cap of each kernel in MB, 0 for none (2048)")
     parser.add_argument("--max-procs", type=int, default=MAX_PROCS,
@@ -1397,9 +1408,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not submissions(args.submissions):
         parser.error(f"no .ipynb files in {args.submissions}")
     if (args.jobs < 1 or args.timeout <= 0 or args.memory_mb < 0 or args.max_procs < 0
-            or not args.max_cell_output > 0 or not args.max_notebook_output > 0):
-        parser.error("--jobs must be >= 1, --timeout and the output caps > 0, "
-                     "--memory-mb and --max-procs >= 0")
+            or not args.max_cell_output > 0 or not args.max_notebook_output > 0
+            or not args.judge_timeout > 0):
+        parser.error("--jobs must be >= 1, --timeout, --judge-timeout and the output caps "
+                     "> 0, --memory-mb and --max-procs >= 0")
     if args.chapter is not None and not _exercises(args.chapter):
         parser.error(f"chapter {args.chapter} has no exercises")
     if not args.out.parent.is_dir():
@@ -1459,7 +1471,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             cell_output_mb=args.max_cell_output, notebook_output_mb=args.max_notebook_output,
             sandbox=args.sandbox, seed=args.seed, progress=not args.no_progress, skip=done,
             on_done=book.add, secret=secret, notebook_timeout=args.notebook_timeout,
-            protect=protect)
+            protect=protect, judge_timeout=args.judge_timeout)
     except _sandbox.SandboxUnavailable as exc:
         print(f"grade: refused: {exc}", file=sys.stderr)
         return 2
