@@ -164,12 +164,8 @@ class _Judge:
 
     async def prepare(self, requests: Sequence[dict]) -> None:
         """Build the exercises of ``requests`` (the key's chapter, each variant) untimed."""
-        assert self.proc.stdin is not None and self.proc.stdout is not None
         items = [{"id": r["id"], "seed": r.get("seed")} for r in requests]
-        self.proc.stdin.write((json.dumps({"prepare": items}) + "\n").encode())
-        await self.proc.stdin.drain()
-        line = await asyncio.wait_for(self.proc.stdout.readline(), timeout=300)
-        if json.loads(line or b"null") != {"prepared": True}:
+        if await self.ask({"prepare": items}, 300) != {"prepared": True}:
             raise RuntimeError("the judge process did not build the exercises")
 
     async def ask(self, request: dict, seconds: float) -> Verdict:
